@@ -1,0 +1,12 @@
+"""Test-wide settings: hypothesis profiles (the thorough one is the default)."""
+import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "default",
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("quick", parent=settings.get_profile("default"), max_examples=20)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
