@@ -70,3 +70,22 @@ def test_notation_helpers_name_the_problem():
     assert notation.letters_to_indices("bk", "BTRYK", "colour") == (0, 4)
     with pytest.raises(InvalidMoveError, match="'Q' is not a colour"):
         notation.letters_to_indices("Q", "BTRYK", "colour")
+
+
+def test_move_base_is_an_immutable_value():
+    from core_ext._move import Move
+
+    class Example(Move):
+        @classmethod
+        def parse(cls, text):
+            return cls(int(text))
+
+        def __str__(self):
+            return str(self.code)
+
+    a, b = Example(3), Example(3)
+    assert a == b and hash(a) == hash(b) and a != Example(4)
+    assert a != Move(3)  # another game's move with the same code is not equal
+    assert repr(a) == "Example.parse('3')"
+    with pytest.raises(AttributeError):
+        a.code = 5

@@ -1,0 +1,2 @@
+cdef class Move:
+    cdef readonly int code
