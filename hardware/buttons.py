@@ -1,0 +1,167 @@
+"""Arcade buttons: gpiozero Buttons in, debounced press and hold events out on a queue.
+
+gpiozero reports raw edges (on the Pi from lgpio's thread, in simulation
+synchronously from ``MockPin.drive_low()``); this layer timestamps them with
+an injectable clock, and :meth:`ButtonInput.tick` turns them into events: a
+level counts only once it has been stable for the debounce time, so a bouncing
+contact gives one press. MockPin ignores gpiozero's ``bounce_time``, which is
+why debouncing lives here, where tests can drive it with a manual clock.
+
+Buttons listed in the rig's ``long_press`` (BACK and HOST on the reference rig)
+report ``hold`` once held for ``hold_ms``, and a short ``press`` on release;
+the others report ``press`` as soon as the press is stable.
+"""
+from __future__ import annotations
+
+import dataclasses
+import queue
+import threading
+import time
+from typing import Optional
+
+from hardware.rig import HOST, Rig
+
+PRESS = "press"
+HOLD = "hold"
+
+
+@dataclasses.dataclass(frozen=True)
+class ButtonEvent:
+    """A button event: ``seat`` is None for HOST, ``kind`` is ``"press"`` or ``"hold"``."""
+
+    seat: Optional[int]
+    button: str
+    kind: str
+    time: float
+    """Clock time of the edge that began the press (for a hold: when the hold time was reached)."""
+
+
+class SystemClock:
+    """Real time: ``time.monotonic`` and ``time.sleep``."""
+
+    def now(self) -> float:
+        return time.monotonic()
+
+    def sleep(self, seconds: float) -> None:
+        time.sleep(seconds)
+
+
+class ManualClock:
+    """Time that moves only when told: ``sleep`` and ``advance`` move it forward instantly."""
+
+    def __init__(self, start: float = 0.0):
+        self._now = start
+
+    def now(self) -> float:
+        return self._now
+
+    def advance(self, seconds: float) -> None:
+        if seconds < 0:
+            raise ValueError(f"time cannot go back ({seconds} s)")
+        self._now += seconds
+
+    sleep = advance
+
+
+@dataclasses.dataclass
+class _ButtonState:
+    """What one button is doing: its raw level and since when, and the debounced level."""
+
+    seat: Optional[int]
+    name: str
+    long_press: bool
+    raw_pressed: bool = False
+    raw_since: float = 0.0
+    pressed: bool = False
+    pressed_since: float = 0.0
+    held: bool = False
+
+
+class ButtonInput:
+    """Every button of a rig as gpiozero ``Button`` devices, feeding :class:`ButtonEvent` values to ``events``.
+
+    ``pin_factory`` is gpiozero's (None: its default, lgpio on a Pi; a
+    ``MockFactory`` in simulation). Call :meth:`tick` regularly, or
+    :meth:`start` a thread that does.
+    """
+
+    def __init__(self, rig: Rig, *, pin_factory=None, clock=None, events: Optional[queue.Queue] = None):
+        from gpiozero import Button
+
+        self.rig = rig
+        self.clock = clock if clock is not None else SystemClock()
+        self.events: queue.Queue = events if events is not None else queue.Queue()
+        self._lock = threading.Lock()
+        self._devices: dict[tuple[Optional[int], str], Button] = {}
+        self._states: list[_ButtonState] = []
+        self._ticker: Optional[threading.Thread] = None
+        self._stop = threading.Event()
+        try:
+            for (seat, name), pin in rig.button_pins().items():
+                device = Button(pin, pull_up=True, pin_factory=pin_factory)
+                pressed, now = device.is_pressed, self.clock.now()
+                state = _ButtonState(seat, name, name in rig.long_press, pressed, now, pressed, now)
+                device.when_pressed = lambda state=state: self._edge(state, True)
+                device.when_released = lambda state=state: self._edge(state, False)
+                self._devices[seat, name] = device
+                self._states.append(state)
+        except Exception:
+            self.close()
+            raise
+
+    def device(self, seat: Optional[int], button: str):
+        """The gpiozero ``Button`` of (seat, button); seat None for HOST."""
+        try:
+            return self._devices[seat, button]
+        except KeyError:
+            seats = f"seats 0 to {len(self.rig.seats) - 1}"
+            raise ValueError(f"no button {button!r} at seat {seat!r}; this rig has {seats} with PREV, NEXT, OK, BACK and seat None with {HOST}") from None
+
+    def _edge(self, state: _ButtonState, pressed: bool) -> None:
+        now = self.clock.now()
+        with self._lock:
+            state.raw_pressed = pressed
+            state.raw_since = now
+
+    def tick(self) -> None:
+        """Confirm levels stable for the debounce time and fire holds that are due."""
+        now = self.clock.now()
+        debounce, hold = self.rig.debounce_s, self.rig.hold_s
+        with self._lock:
+            for state in self._states:
+                if state.raw_pressed != state.pressed and now - state.raw_since >= debounce:
+                    state.pressed = state.raw_pressed
+                    if state.pressed:
+                        state.pressed_since = state.raw_since
+                        state.held = False
+                        if not state.long_press:
+                            self._emit(state, PRESS, state.raw_since)
+                    elif state.long_press and not state.held:
+                        self._emit(state, PRESS, state.pressed_since)
+                if state.long_press and state.pressed and state.raw_pressed and not state.held:
+                    if now - state.pressed_since >= hold:
+                        state.held = True
+                        self._emit(state, HOLD, state.pressed_since + hold)
+
+    def _emit(self, state: _ButtonState, kind: str, at: float) -> None:
+        self.events.put(ButtonEvent(state.seat, state.name, kind, at))
+
+    def start(self, period: float = 0.005) -> None:
+        """Tick every ``period`` seconds on a daemon thread until :meth:`close`."""
+        if self._ticker is None:
+            self._ticker = threading.Thread(target=self._run, args=(period,), name="button-ticker", daemon=True)
+            self._ticker.start()
+
+    def _run(self, period: float) -> None:
+        while not self._stop.wait(period):
+            self.tick()
+
+    def close(self) -> None:
+        """Stop ticking and release the pins; safe to call twice."""
+        self._stop.set()
+        if self._ticker is not None and self._ticker is not threading.current_thread():
+            self._ticker.join()
+        self._ticker = None
+        for device in self._devices.values():
+            device.close()
+        self._devices.clear()
