@@ -91,6 +91,16 @@ class Layout:
                 for x in range(panel.width):
                     self._table[self.panel_to_table(panel.name, x, y)] = (panel.name, x, y)
 
+    def logical_position(self, led: int) -> tuple[str, int, int]:
+        """(panel, x, y) of a logical LED index (as listed in ``wire_order``)."""
+        if not 0 <= led < self.led_count:
+            raise ValueError(f"LED index {led} is outside 0 to {self.led_count - 1}")
+        for panel in self.rig.panels:
+            offset = led - self.panel_start[panel.name]
+            if offset < panel.width * panel.height:
+                return panel.name, offset % panel.width, offset // panel.width
+        raise AssertionError("panel_start covers every LED")
+
     def panel_to_table(self, panel: str, x: int, y: int) -> tuple[int, int]:
         """Table coordinates of a panel's logical (x, y)."""
         spec = self.rig.panel(panel)
