@@ -23,6 +23,8 @@ from hardware.rig import HOST, Rig
 
 PRESS = "press"
 HOLD = "hold"
+TIME_TOLERANCE = 1e-9
+"""Seconds of float rounding forgiven when comparing clock differences with the debounce and hold times."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -126,7 +128,7 @@ class ButtonInput:
     def tick(self) -> None:
         """Confirm levels stable for the debounce time and fire holds that are due."""
         now = self.clock.now()
-        debounce, hold = self.rig.debounce_s, self.rig.hold_s
+        debounce, hold = self.rig.debounce_s - TIME_TOLERANCE, self.rig.hold_s - TIME_TOLERANCE
         with self._lock:
             for state in self._states:
                 if state.raw_pressed != state.pressed and now - state.raw_since >= debounce:
@@ -141,7 +143,7 @@ class ButtonInput:
                 if state.long_press and state.pressed and state.raw_pressed and not state.held:
                     if now - state.pressed_since >= hold:
                         state.held = True
-                        self._emit(state, HOLD, state.pressed_since + hold)
+                        self._emit(state, HOLD, state.pressed_since + self.rig.hold_s)
 
     def _emit(self, state: _ButtonState, kind: str, at: float) -> None:
         self.events.put(ButtonEvent(state.seat, state.name, kind, at))
@@ -162,6 +164,11 @@ class ButtonInput:
         if self._ticker is not None and self._ticker is not threading.current_thread():
             self._ticker.join()
         self._ticker = None
-        for device in self._devices.values():
-            device.close()
+        # Each gpiozero Button joins its own hold thread on close (up to its hold
+        # time while pressed); closing them side by side keeps shutdown short.
+        closers = [threading.Thread(target=device.close) for device in self._devices.values()]
+        for closer in closers:
+            closer.start()
+        for closer in closers:
+            closer.join()
         self._devices.clear()

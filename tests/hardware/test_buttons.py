@@ -1,0 +1,150 @@
+"""Buttons through gpiozero MockFactory pins: debounce, long press and plain event values, on a manual clock."""
+import queue
+
+import pytest
+
+from hardware import HOLD, PRESS, ButtonEvent, simulate
+
+
+def drain(events):
+    found = []
+    while True:
+        try:
+            found.append(events.get_nowait())
+        except queue.Empty:
+            return found
+
+
+def test_a_bouncing_contact_gives_one_press(sim):
+    pin = sim.pin(0, "OK")
+    for _ in range(6):  # 6 bounces, 2 ms apart, well inside the 30 ms debounce time
+        pin.drive_low()
+        sim.wait(0.002)
+        pin.drive_high()
+        sim.wait(0.002)
+    pin.drive_low()
+    sim.wait(0.002)
+    assert drain(sim.events) == []
+    sim.wait(0.03)
+    assert drain(sim.events) == [ButtonEvent(0, "OK", PRESS, pytest.approx(0.024))]
+    pin.drive_high()  # a bouncy release gives nothing more
+    sim.wait(0.001)
+    pin.drive_low()
+    sim.wait(0.001)
+    pin.drive_high()
+    sim.wait(0.05)
+    assert drain(sim.events) == []
+
+
+def test_the_presses_go_through_gpiozero(sim):
+    sim.press(1, "NEXT")
+    assert sim.buttons.device(1, "NEXT").is_pressed
+    sim.release(1, "NEXT")
+    assert not sim.buttons.device(1, "NEXT").is_pressed
+
+
+def test_a_glitch_shorter_than_the_debounce_time_is_ignored(sim):
+    sim.press(2, "PREV")
+    sim.wait(0.01)
+    sim.release(2, "PREV")
+    sim.wait(0.1)
+    assert drain(sim.events) == []
+
+
+def test_plain_buttons_report_a_press_once_it_is_stable(sim):
+    sim.press(3, "NEXT")
+    sim.wait(0.029)
+    assert drain(sim.events) == []
+    sim.wait(0.001)
+    assert drain(sim.events) == [ButtonEvent(3, "NEXT", PRESS, 0.0)]
+    sim.wait(5)  # held long: plain buttons have no hold
+    sim.release(3, "NEXT")
+    sim.wait(0.1)
+    assert drain(sim.events) == []
+
+
+def test_holding_back_asks_for_a_hold_once(sim):
+    sim.press(0, "BACK")
+    sim.wait(0.999)
+    assert drain(sim.events) == []
+    sim.wait(0.001)
+    assert drain(sim.events) == [ButtonEvent(0, "BACK", HOLD, 1.0)]
+    sim.wait(3)
+    sim.release(0, "BACK")
+    sim.wait(0.1)
+    assert drain(sim.events) == []
+
+
+def test_a_short_back_press_is_reported_on_release(sim):
+    sim.press(1, "BACK")
+    sim.wait(0.3)
+    assert drain(sim.events) == []
+    sim.release(1, "BACK")
+    sim.wait(0.03)
+    assert drain(sim.events) == [ButtonEvent(1, "BACK", PRESS, 0.0)]
+
+
+def test_host_events_have_no_seat(sim):
+    sim.tap(None, "HOST")
+    sim.hold(None, "HOST")
+    assert [(e.seat, e.button, e.kind) for e in drain(sim.events)] == [(None, "HOST", PRESS), (None, "HOST", HOLD)]
+
+
+def test_a_hold_needs_the_contact_still_closed(sim):
+    sim.press(0, "BACK")
+    sim.wait(0.98)
+    sim.release(0, "BACK")  # let go just before the hold time; the release is still being debounced
+    sim.wait(0.025)
+    assert drain(sim.events) == []
+    sim.wait(0.01)
+    assert drain(sim.events) == [ButtonEvent(0, "BACK", PRESS, 0.0)]
+
+
+def test_every_button_of_every_seat_is_wired(sim):
+    for seat in range(4):
+        for name in ("PREV", "NEXT", "OK", "BACK"):
+            sim.tap(seat, name)
+    events = drain(sim.events)
+    assert [(e.seat, e.button) for e in events] == [(s, n) for s in range(4) for n in ("PREV", "NEXT", "OK", "BACK")]
+    assert {e.kind for e in events} == {PRESS}
+
+
+def test_events_are_plain_values():
+    event = ButtonEvent(2, "OK", PRESS, 1.5)
+    assert event == ButtonEvent(2, "OK", PRESS, 1.5)
+    assert hash(event) == hash(ButtonEvent(2, "OK", PRESS, 1.5))
+    with pytest.raises(AttributeError):
+        event.seat = 3
+
+
+def test_unknown_buttons_are_refused(sim):
+    with pytest.raises(ValueError, match="no button 'START' at seat 0"):
+        sim.press(0, "START")
+    with pytest.raises(ValueError, match="no button 'OK' at seat 4"):
+        sim.tap(4, "OK")
+
+
+def test_events_can_go_to_a_given_queue():
+    from hardware import ManualClock
+
+    shared = queue.Queue()
+    with simulate(clock=ManualClock(), events=shared) as hw:
+        hw.tap(0, "OK")
+    assert shared.get_nowait().button == "OK"
+
+
+def test_real_time_ticking_thread_delivers_events():
+    with simulate() as hw:
+        hw.tap(2, "NEXT")
+        event = hw.events.get(timeout=2)
+    assert (event.seat, event.button, event.kind) == (2, "NEXT", PRESS)
+
+
+def test_closing_releases_the_pins():
+    from hardware import ManualClock
+
+    first = simulate(clock=ManualClock())
+    device = first.buttons.device(0, "OK")
+    first.close()
+    assert device.closed
+    first.close()  # twice is fine
