@@ -103,15 +103,20 @@ class FrameBuffer:
 
     def set(self, panel: str, x: int, y: int, colour: Colour) -> None:
         """Colour one LED by its panel's logical coordinates."""
-        index = self._index(panel, x, y)
-        self._pixels[index : index + 3] = _colour_bytes(colour)
+        self[panel, x, y] = colour
 
     def get(self, panel: str, x: int, y: int) -> Colour:
         index = self._index(panel, x, y)
         return tuple(self._pixels[index : index + 3])
 
     def __setitem__(self, key: tuple[str, int, int], colour: Colour) -> None:
-        self.set(*key, colour)
+        # The renderer's hot path: one dictionary look-up and one slice assignment per LED.
+        panel, x, y = key
+        found = self._panels.get(panel)
+        if found is None or not (0 <= x < found[1] and 0 <= y < found[2]):
+            self._index(panel, x, y)  # raises the error that names the problem
+        index = found[0] + 3 * (y * found[1] + x)
+        self._pixels[index : index + 3] = _colour_bytes(colour)
 
     def __getitem__(self, key: tuple[str, int, int]) -> Colour:
         return self.get(*key)
@@ -176,7 +181,9 @@ class FrameBuffer:
 def _colour_bytes(colour: Colour) -> bytes:
     """Three bytes for an (r, g, b) colour; ValueError for anything else, before any pixel changes."""
     try:
-        red, green, blue = colour
-        return bytes((red, green, blue))
+        rgb = bytes(colour)
     except (TypeError, ValueError):
-        raise ValueError(f"a colour must be (r, g, b) with each from 0 to 255, not {colour!r}") from None
+        rgb = b""
+    if len(rgb) != 3 or isinstance(colour, int):
+        raise ValueError(f"a colour must be (r, g, b) with each from 0 to 255, not {colour!r}")
+    return rgb
