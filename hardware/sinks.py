@@ -227,6 +227,7 @@ def _write_atomically(path: Path, data: bytes) -> None:
     try:
         with os.fdopen(handle, "wb") as file:
             file.write(data)
+        os.chmod(temporary, 0o644)  # mkstemp makes it private; the picture is meant to be read
         os.replace(temporary, path)
     except BaseException:
         os.unlink(temporary)
