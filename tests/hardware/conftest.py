@@ -29,13 +29,17 @@ def sim():
 
 @pytest.fixture
 def small_rig():
-    return _small_rig
+    return lambda modules, **options: parse_rig(_small_rig_text(modules, **options))
 
 
-def _small_rig(modules, *, size=(4, 3), colour_order="RGB", panels_extra="", pins="[[leds.channel]]\npin = 18\n"):
-    """A one-panel rig (panel "p") around the given ``[[panel.module]]`` text, for mapping tests."""
-    return parse_rig(
-        f"""
+@pytest.fixture
+def small_rig_text():
+    return _small_rig_text
+
+
+def _small_rig_text(modules, *, size=(4, 3), colour_order="RGB", pins="[[leds.channel]]\npin = 18\n"):
+    """TOML of a one-panel rig (panel "p") around the given ``[[panel.module]]`` text."""
+    return f"""
 [leds]
 colour_order = "{colour_order}"
 max_brightness = 1.0
@@ -49,7 +53,6 @@ name = "p"
 size = [{size[0]}, {size[1]}]
 position = [0, 0]
 {modules}
-{panels_extra}
 [[seat]]
 panel = "p"
 PREV = 5
@@ -57,4 +60,3 @@ NEXT = 6
 OK = 16
 BACK = 17
 """
-    )

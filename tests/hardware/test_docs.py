@@ -45,37 +45,15 @@ def test_docs_command_writes_pictures_and_prints_the_table(tmp_path, capsys, rig
     assert (tmp_path / "rig_orientation.png").stat().st_size > 0
 
 
-SMALL_RIG = """
-[leds]
-[[leds.channel]]
-pin = 18
-[power]
-budget_amps = 2.0
-[buttons]
-host = 4
-[[panel]]
-name = "p"
-size = [4, 2]
-position = [0, 0]
-[[panel.module]]
-size = [4, 2]
-[[seat]]
-panel = "p"
-PREV = 5
-NEXT = 6
-OK = 16
-BACK = 17
-"""
 
-
-def test_pattern_and_walk_commands_run_in_the_simulator(tmp_path, capsys, monkeypatch):
+def test_pattern_and_walk_commands_run_in_the_simulator(tmp_path, capsys, monkeypatch, small_rig_text):
     rig_file = tmp_path / "small.toml"
-    rig_file.write_text(SMALL_RIG)
+    rig_file.write_text(small_rig_text("[[panel.module]]\nsize = [4, 2]\n", size=(4, 2)))
     monkeypatch.setenv("AZUL_LED_BACKEND", "simulator")
     monkeypatch.setattr("builtins.input", lambda prompt: "")
     assert main(["pattern", "--rig", str(rig_file)]) == 0
     pattern_output = capsys.readouterr().out
-    assert "\x1b[38;2;199;0;0m▀" in pattern_output  # the red top-left corner, at the 0.5 cap
+    assert "\x1b[38;2;255;0;0m▀" in pattern_output  # the red top-left corner
     assert main(["walk", "--rig", str(rig_file), "--fps", "10000"]) == 0
     # One frame per LED of the chain, then the final dark frame.
     assert capsys.readouterr().out.count("\x1b[H") == 8 + 1
