@@ -1,0 +1,119 @@
+"""The LED view of a session: renders every snapshot, blinks the highlight, shows the HOST menu.
+
+The session thread hands snapshots over with :meth:`TableDisplay.update`; a
+render thread owns the frame buffer and draws the newest one at once, then
+again on every blink phase, so a button press reaches the LEDs without
+waiting for the blink timer.
+"""
+import threading
+import time
+
+from firmware_py import layouts, palette
+from firmware_py.painter import Painter
+
+BLINK_PERIOD_S = 0.5
+FLASH_S = 0.6
+
+
+class TableDisplay:
+    """Draws snapshots of one session on a :class:`hardware.FrameBuffer`."""
+
+    def __init__(self, leds, *, clock=time.monotonic):
+        self.leds = leds
+        self._clock = clock
+        self._wake = threading.Condition()
+        self._snapshot = None
+        self._drawn_version = None
+        self._flash_until = 0.0
+        self._thread = None
+        self._running = False
+        self.frames_drawn = 0
+
+    # -- session side --------------------------------------------------------
+
+    def update(self, snapshot):
+        """Take a new snapshot (called on the session thread); the render thread draws it at once."""
+        with self._wake:
+            if snapshot.flash is not None:
+                self._flash_until = self._clock() + FLASH_S
+            self._snapshot = snapshot
+            self._wake.notify()
+
+    # -- render thread -------------------------------------------------------
+
+    def start(self):
+        if self._thread is None:
+            self._running = True
+            self._thread = threading.Thread(target=self._run, name="leds", daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self):
+        """Stop rendering and darken every LED."""
+        with self._wake:
+            self._running = False
+            self._wake.notify()
+        if self._thread is not None:
+            self._thread.join(2.0)
+            self._thread = None
+        self.leds.clear()
+        self.leds.show()
+
+    def _run(self):
+        while True:
+            with self._wake:
+                if not self._running:
+                    return
+                snapshot = self._snapshot
+                if snapshot is None or snapshot.version == self._drawn_version:
+                    self._wake.wait(self._until_next_phase())
+                    snapshot = self._snapshot
+                if not self._running:
+                    return
+            if snapshot is not None:
+                self.draw(snapshot)
+
+    def _until_next_phase(self):
+        half = BLINK_PERIOD_S / 2
+        return half - (self._clock() % half) + 0.001
+
+    def blink_on(self) -> bool:
+        return int(self._clock() / (BLINK_PERIOD_S / 2)) % 2 == 0
+
+    def draw(self, snapshot):
+        """Compose the whole table for ``snapshot`` and write it to the LEDs."""
+        leds = self.leds
+        leds.brightness = snapshot.setting("brightness")
+        leds.clear()
+        painter = Painter(leds, snapshot.setup.game, snapshot.setting("palette"))
+        layout = layouts.for_game(snapshot.setup.game)
+        layout.draw(painter, snapshot)
+        if snapshot.menu is not None:
+            layouts.draw_menu(painter, snapshot.menu)
+        else:
+            self._draw_highlights(painter, layout, snapshot)
+        self._draw_flash(painter, snapshot)
+        leds.show()
+        self._drawn_version = snapshot.version
+        self.frames_drawn += 1
+
+    def _draw_highlights(self, painter, layout, snapshot):
+        """The blinking highlight of the option under the current seat's cursor."""
+        seat = snapshot.current_player
+        if seat is None or snapshot.cursors[seat] is None or not snapshot.options:
+            return
+        layout.draw_highlight(painter, snapshot, snapshot.options[snapshot.cursors[seat]], self.blink_on())
+
+    def _draw_flash(self, painter, snapshot):
+        """A red frame round the seat whose input was refused (the centre for the HOST button)."""
+        if snapshot.flash is None or self._clock() > self._flash_until:
+            return
+        seat = snapshot.flash[0]
+        panel = "centre" if seat is None else layouts.seat_panel(seat)
+        width, height = painter.panel_size(panel)
+        for x in range(width):
+            painter.pixel(panel, x, 0, palette.ERROR)
+            painter.pixel(panel, x, height - 1, palette.ERROR)
+        for y in range(height):
+            painter.pixel(panel, 0, y, palette.ERROR)
+            painter.pixel(panel, width - 1, y, palette.ERROR)

@@ -1,0 +1,440 @@
+"""One game at the table, owned by one thread.
+
+Buttons, phones and the AI never touch the game: they send commands through a
+queue and the session thread applies them one at a time, so no lock guards
+the rules core. After every change the session builds an immutable
+:class:`Snapshot` and hands it to its subscribers (the LED renderer, the web
+page's event streams). A command that is stale, out of turn or illegal is
+rejected with a reason and changes nothing.
+"""
+import concurrent.futures
+import dataclasses
+import itertools
+import logging
+import queue
+import threading
+from typing import Callable, Optional
+
+from firmware_py import games
+from firmware_py.controls import HostMenu, SeatControls
+
+log = logging.getLogger(__name__)
+
+SEAT_KINDS = ("rig", "phone", "ai")
+AI_LEVELS = ("easy", "normal", "hard")
+
+
+class CommandRejected(ValueError):
+    """A command the session refused; ``str()`` is the reason, for the player."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Seat:
+    """Who plays a seat: at the rig's buttons, on a phone, or the computer."""
+
+    kind: str = "rig"
+    name: str = ""
+    level: str = "normal"
+
+    def __post_init__(self):
+        if self.kind not in SEAT_KINDS:
+            raise ValueError(f"seat kind must be one of {', '.join(SEAT_KINDS)}, not {self.kind!r}")
+        if self.level not in AI_LEVELS:
+            raise ValueError(f"AI level must be one of {', '.join(AI_LEVELS)}, not {self.level!r}")
+
+
+@dataclasses.dataclass(frozen=True)
+class Setup:
+    """Everything needed to start (or restart) a game."""
+
+    game: str = "duel"
+    seats: tuple = (Seat(), Seat())
+    seed: Optional[int] = None
+    flags: tuple = ()  # (name, value) rules flags passed to the game's constructor
+
+    def __post_init__(self):
+        spec = games.spec(self.game)
+        if not spec.min_players <= len(self.seats) <= spec.max_players:
+            raise ValueError(
+                f"{spec.title} is for {spec.min_players}-{spec.max_players} players, not {len(self.seats)}"
+            )
+        unknown = {name for name, _ in self.flags} - set(spec.flags)
+        if unknown:
+            raise ValueError(f"unknown rules flag for {spec.title}: {', '.join(sorted(unknown))}")
+
+    def new_game(self):
+        return games.spec(self.game).new(len(self.seats), self.seed, dict(self.flags))
+
+    def name_of(self, seat: int) -> str:
+        return self.seats[seat].name or f"Player {seat + 1}"
+
+
+# Commands -----------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Play:
+    """Play ``move`` (a Move or its notation) for ``seat``; ``version`` guards against stale screens."""
+
+    seat: int
+    move: object
+    version: Optional[int] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Press:
+    """A button event from the rig: ``seat`` None is the HOST button; ``kind`` is 'press' or 'hold'."""
+
+    seat: Optional[int]
+    button: str
+    kind: str = "press"
+
+
+@dataclasses.dataclass(frozen=True)
+class RequestUndo:
+    seat: int
+
+
+@dataclasses.dataclass(frozen=True)
+class AnswerUndo:
+    seat: int
+    accept: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class NewGame:
+    setup: Setup
+
+
+@dataclasses.dataclass(frozen=True)
+class ChangeSettings:
+    """Table settings that are not rules: brightness (0-1) and palette."""
+
+    brightness: Optional[float] = None
+    palette: Optional[str] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class _Stop:
+    pass
+
+
+# State published to subscribers -------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Snapshot:
+    """Everything a view needs, frozen at one version of the session."""
+
+    version: int
+    setup: Setup
+    state: dict  # the game's to_dict()
+    pending: str
+    current_player: Optional[int]
+    options: tuple  # notation of each legal option, in the game's order
+    cursors: tuple  # per seat: index of the highlighted option, or None
+    history: tuple  # (seat, notation) of every decision so far
+    scores: tuple
+    over: bool
+    winners: tuple
+    breakdown: tuple  # final scoring parts per seat, once over
+    flash: Optional[tuple]  # (seat or None, message) of the last rejected input
+    undo_request: Optional[int]  # seat asking for an undo
+    menu: Optional[tuple]  # (items, index) while the HOST menu is open
+    settings: tuple  # (("brightness", b), ("palette", p))
+
+    @property
+    def last_move(self):
+        return self.history[-1] if self.history else None
+
+    def setting(self, name):
+        return dict(self.settings)[name]
+
+
+@dataclasses.dataclass
+class _Decision:
+    """One accepted decision, with the position before it (for step-back and undo)."""
+
+    seat: int
+    notation: str
+    before: object
+    revealed: bool  # it drew from the bag or uncovered something hidden: never undone
+
+
+class Session:
+    """Owns one game and applies commands to it on its own thread."""
+
+    def __init__(self, setup: Setup, *, game=None, journal=None, brightness=1.0, palette="standard"):
+        self._commands = queue.Queue()
+        self._subscribers = []
+        self._changed = threading.Condition()
+        self._thread = None
+        self._journal = journal
+        self._versions = itertools.count(1)
+        self._settings = {"brightness": brightness, "palette": palette}
+        self._flash = None
+        self._menu = HostMenu()
+        self._start(setup, game)
+        self._snapshot = self._build_snapshot()
+
+    # -- life cycle -------------------------------------------------------
+
+    def start(self):
+        """Start the session thread (idempotent)."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="session", daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self, timeout=5.0):
+        if self._thread is not None:
+            self._commands.put((_Stop(), None))
+            self._thread.join(timeout)
+            self._thread = None
+
+    # -- the outside world's side ----------------------------------------
+
+    def submit(self, command) -> concurrent.futures.Future:
+        """Queue ``command``; the future resolves to the new version or fails with :class:`CommandRejected`."""
+        future = concurrent.futures.Future()
+        self._commands.put((command, future))
+        return future
+
+    def call(self, command, timeout=10.0):
+        """Submit and wait: returns the new version, raises :class:`CommandRejected`."""
+        return self.submit(command).result(timeout)
+
+    def subscribe(self, callback: Callable[[Snapshot], None]):
+        """Call ``callback(snapshot)`` on the session thread after every change (and once now)."""
+        self._subscribers.append(callback)
+        callback(self._snapshot)
+
+    @property
+    def snapshot(self) -> Snapshot:
+        return self._snapshot
+
+    def wait_for_change(self, version: int, timeout: float) -> Snapshot:
+        """Block until the published version passes ``version`` or ``timeout`` runs out; the latest snapshot."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._snapshot.version > version, timeout)
+            return self._snapshot
+
+    # -- the session thread ----------------------------------------------
+
+    def _run(self):
+        while True:
+            command, future = self._commands.get()
+            if isinstance(command, _Stop):
+                return
+            self._handle(command, future)
+
+    def _handle(self, command, future):
+        """Apply one command; a refusal flashes on the seat and fails the command's future."""
+        try:
+            self._apply(command)
+        except CommandRejected as refusal:
+            self._flash = (getattr(command, "seat", None), str(refusal))
+            self._publish()
+            if future is not None:
+                future.set_exception(refusal)
+            return
+        except Exception as error:  # a defect must not kill the table's only game thread
+            log.exception("session command %r failed", command)
+            if future is not None:
+                future.set_exception(error)
+            return
+        self._flash = None
+        self._publish()
+        if future is not None:
+            future.set_result(self._snapshot.version)
+
+    def _apply(self, command):
+        if isinstance(command, Play):
+            self._play(command.seat, command.move, command.version)
+        elif isinstance(command, Press):
+            self._press(command)
+        elif isinstance(command, RequestUndo):
+            self._request_undo(command.seat)
+        elif isinstance(command, AnswerUndo):
+            self._answer_undo(command.seat, command.accept)
+        elif isinstance(command, NewGame):
+            self._start(command.setup, None)
+        elif isinstance(command, ChangeSettings):
+            self._change_settings(command)
+        else:
+            raise CommandRejected(f"unknown command {type(command).__name__}")
+
+    # -- game actions -----------------------------------------------------
+
+    def _start(self, setup: Setup, game):
+        self.setup = setup
+        self.game = game if game is not None else setup.new_game()
+        self._decisions = []
+        self._undo_request = None
+        self._controls = [SeatControls() for _ in setup.seats]
+        self._refresh_options()
+
+    def _refresh_options(self):
+        self._options = self.game.legal_moves()
+        self._notations = tuple(str(m) for m in self._options)
+        for seat, controls in enumerate(self._controls):
+            controls.reset(len(self._options) if seat == self.game.current_player else 0)
+
+    def _check_seat(self, seat):
+        if not isinstance(seat, int) or not 0 <= seat < len(self.setup.seats):
+            raise CommandRejected(f"there is no seat {seat!r} in this game")
+        if self.game.is_over():
+            raise CommandRejected("the game is over")
+        if seat != self.game.current_player:
+            owner = self.setup.name_of(self.game.current_player)
+            raise CommandRejected(f"it is {owner}'s decision, not {self.setup.name_of(seat)}'s")
+
+    def _play(self, seat, move, version):
+        self._check_seat(seat)
+        if version is not None and version != self._snapshot.version:
+            raise CommandRejected("the game moved on since this screen was drawn; choose again")
+        try:
+            move = games.spec(self.setup.game).parse(move) if isinstance(move, str) else move
+        except ValueError as error:
+            raise CommandRejected(str(error)) from None
+        if move not in self._options:
+            raise CommandRejected(f"{move} is not an option now")
+        before = self.game.copy()
+        self.game.push(move)
+        decision = _Decision(seat, str(move), before, games.spec(self.setup.game).revealed(before, self.game))
+        if self._journal is not None:
+            self._journal.record(self, decision)
+        self._decisions.append(decision)
+        self._undo_request = None
+        self._refresh_options()
+
+    def _can_step_back(self, seat):
+        """A seat may take back its own last decision while that turn goes on and nothing was revealed."""
+        if not self._decisions or self.game.is_over():
+            return False
+        last = self._decisions[-1]
+        mid_turn = self.game.pending not in games.spec(self.setup.game).turn_starts
+        return mid_turn and last.seat == seat and self.game.current_player == seat and not last.revealed
+
+    def _revert(self, reason):
+        decision = self._decisions.pop()
+        self.game = decision.before
+        if self._journal is not None:
+            self._journal.revert(self, decision, reason)
+        self._undo_request = None
+        self._refresh_options()
+
+    def _request_undo(self, seat):
+        if not isinstance(seat, int) or not 0 <= seat < len(self.setup.seats):
+            raise CommandRejected(f"there is no seat {seat!r} in this game")
+        if not self._decisions:
+            raise CommandRejected("there is nothing to undo")
+        if self._decisions[-1].revealed:
+            raise CommandRejected("the last decision revealed hidden tiles or plates; it cannot be undone")
+        if not any(s.kind != "ai" for i, s in enumerate(self.setup.seats) if i != seat):
+            self._revert("undo")  # only the computer to ask: it always agrees
+            return
+        self._undo_request = seat
+
+    def _answer_undo(self, seat, accept):
+        if self._undo_request is None:
+            raise CommandRejected("nobody asked for an undo")
+        if seat == self._undo_request:
+            raise CommandRejected("the other player must answer the undo request")
+        if accept:
+            self._revert("undo")
+        else:
+            self._undo_request = None
+
+    # -- buttons ------------------------------------------------------------
+
+    def _press(self, press: Press):
+        if press.seat is None:
+            self._host(press)
+            return
+        seat = press.seat
+        if not 0 <= seat < len(self.setup.seats):
+            raise CommandRejected(f"there is no seat {seat}")
+        if self._menu.is_open:
+            self._host(press)
+            return
+        if press.kind == "hold" and press.button == "BACK":
+            self._request_undo(seat)
+            return
+        if press.button == "OK" and self._undo_request is not None and seat != self._undo_request:
+            self._answer_undo(seat, True)
+            return
+        if press.button == "BACK" and self._undo_request is not None and seat != self._undo_request:
+            self._answer_undo(seat, False)
+            return
+        if press.button == "BACK":
+            if not self._can_step_back(seat):
+                raise CommandRejected("nothing to step back to")
+            self._revert("back")
+            return
+        self._check_seat(seat)
+        controls = self._controls[seat]
+        if press.button in ("PREV", "NEXT"):
+            controls.step(-1 if press.button == "PREV" else 1)
+        elif press.button == "OK":
+            self._play(seat, self._options[controls.index], None)
+        else:
+            raise CommandRejected(f"unknown button {press.button!r}")
+
+    def _host(self, press: Press):
+        """The HOST button, and every button while the HOST menu is open."""
+        if press.seat is None and press.kind == "hold":
+            self._menu.toggle()
+            return
+        if not self._menu.is_open:
+            raise CommandRejected("hold HOST to open the menu")
+        action = self._menu.press(press.button)
+        if action == "new game":
+            self._start(dataclasses.replace(self.setup, seed=None), None)
+            self._menu.close()
+        elif action == "brightness":
+            self._settings["brightness"] = self._menu.next_brightness(self._settings["brightness"])
+        elif action == "palette":
+            self._settings["palette"] = self._menu.next_palette(self._settings["palette"])
+
+    def _change_settings(self, change: ChangeSettings):
+        if change.brightness is not None:
+            if not 0.05 <= change.brightness <= 1.0:
+                raise CommandRejected("brightness must be between 5% and 100% of the rig's cap")
+            self._settings["brightness"] = change.brightness
+        if change.palette is not None:
+            if change.palette not in HostMenu.PALETTES:
+                raise CommandRejected(f"palette must be one of {', '.join(HostMenu.PALETTES)}")
+            self._settings["palette"] = change.palette
+
+    # -- publishing ---------------------------------------------------------
+
+    def _build_snapshot(self) -> Snapshot:
+        game = self.game
+        over = game.is_over()
+        return Snapshot(
+            version=next(self._versions),
+            setup=self.setup,
+            state=game.to_dict(),
+            pending=game.pending,
+            current_player=None if over else game.current_player,
+            options=self._notations,
+            cursors=tuple(c.index if c.count else None for c in self._controls),
+            history=tuple((d.seat, d.notation) for d in self._decisions),
+            scores=tuple(game.scores()),
+            over=over,
+            winners=tuple(game.winners()) if over else (),
+            breakdown=tuple(game.final_breakdown()) if over else (),
+            flash=self._flash,
+            undo_request=self._undo_request,
+            menu=self._menu.view(),
+            settings=tuple(sorted(self._settings.items())),
+        )
+
+    def _publish(self):
+        snapshot = self._build_snapshot()
+        with self._changed:
+            self._snapshot = snapshot
+            self._changed.notify_all()
+        for callback in self._subscribers:
+            callback(snapshot)

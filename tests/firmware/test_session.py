@@ -1,0 +1,134 @@
+"""The session: one thread owns the game; commands from anywhere, refusals that change nothing."""
+import pytest
+
+from core_ext import duel
+from firmware_py.session import (
+    AnswerUndo, ChangeSettings, CommandRejected, NewGame, Play, Press, RequestUndo, Seat, Session, Setup,
+)
+
+
+@pytest.fixture
+def session():
+    running = Session(Setup(game="duel", seed=11)).start()
+    yield running
+    running.stop()
+
+
+def test_a_move_pushed_through_the_session_matches_the_core(session):
+    reference = duel.Game(seed=11)
+    played = []
+    for _ in range(12):
+        snapshot = session.snapshot
+        option = snapshot.options[-1]
+        session.call(Play(snapshot.current_player, option))
+        reference.push(option)
+        played.append(option)
+    assert session.snapshot.state == reference.to_dict()
+    assert [notation for _, notation in session.snapshot.history] == played
+
+
+def test_out_of_turn_stale_and_illegal_commands_change_nothing(session):
+    before = session.snapshot
+    other = 1 - before.current_player
+    with pytest.raises(CommandRejected, match="decision, not"):
+        session.call(Play(other, before.options[0]))
+    with pytest.raises(CommandRejected, match="'Q' is not a colour"):
+        session.call(Play(before.current_player, "S0Q"))
+    with pytest.raises(CommandRejected, match="not an option now"):
+        session.call(Play(before.current_player, "L3"))
+    with pytest.raises(CommandRejected, match="no seat"):
+        session.call(Play(7, before.options[0]))
+    session.call(Play(before.current_player, before.options[0], version=session.snapshot.version))
+    with pytest.raises(CommandRejected, match="moved on"):
+        session.call(Play(session.snapshot.current_player, session.snapshot.options[0], version=before.version))
+    assert len(session.snapshot.history) == 1
+    assert session.snapshot.flash is not None
+
+
+def test_buttons_walk_the_options_and_ok_plays_the_highlighted_one(session):
+    snapshot = session.snapshot
+    seat = snapshot.current_player
+    session.call(Press(seat, "NEXT"))
+    session.call(Press(seat, "NEXT"))
+    session.call(Press(seat, "PREV"))
+    assert session.snapshot.cursors[seat] == 1
+    session.call(Press(seat, "OK"))
+    assert session.snapshot.history == ((seat, snapshot.options[1]),)
+    with pytest.raises(CommandRejected):
+        session.call(Press(1 - session.snapshot.current_player, "NEXT"))
+
+
+def test_back_steps_back_inside_a_turn_but_not_past_a_reveal():
+    session = Session(Setup(game="duel", seed=4)).start()
+    try:
+        _play_until(session, lambda s: s.pending == "action")
+        seat = session.snapshot.current_player
+        take = next(o for o in session.snapshot.options if o.startswith("S0"))
+        session.call(Play(seat, take))
+        assert session.snapshot.pending == "line"
+        session.call(Press(seat, "BACK"))
+        assert session.snapshot.pending == "action" and session.snapshot.history[-1][1] != take
+        with pytest.raises(CommandRejected, match="nothing to step back"):
+            session.call(Press(seat, "BACK"))  # the previous decision was the other player's
+    finally:
+        session.stop()
+
+
+def _play_until(session, done, limit=200):
+    for _ in range(limit):
+        if done(session.snapshot):
+            return
+        snapshot = session.snapshot
+        session.call(Play(snapshot.current_player, snapshot.options[0]))
+    raise AssertionError("position not reached")
+
+
+def test_undo_needs_the_other_players_ok(session):
+    _play_until(session, lambda s: s.pending == "action")
+    seat = session.snapshot.current_player
+    take = next(o for o in session.snapshot.options if o.startswith("S"))
+    session.call(Play(seat, take))
+    before_undo = session.snapshot.state
+    session.call(Press(seat, "BACK", "hold"))
+    assert session.snapshot.undo_request == seat
+    with pytest.raises(CommandRejected, match="other player"):
+        session.call(AnswerUndo(seat, True))
+    session.call(Press(1 - seat, "OK"))
+    assert session.snapshot.undo_request is None
+    assert session.snapshot.state != before_undo and session.snapshot.pending == "action"
+
+
+def test_host_menu_changes_brightness_and_palette(session):
+    session.call(Press(None, "HOST", "hold"))
+    assert session.snapshot.menu == (("new game", "brightness", "palette"), 0)
+    session.call(Press(0, "NEXT"))
+    session.call(Press(0, "OK"))
+    assert session.snapshot.setting("brightness") == 0.25
+    session.call(Press(None, "HOST"))
+    session.call(Press(0, "OK"))
+    assert session.snapshot.setting("palette") == "colour-blind"
+    session.call(Press(0, "BACK"))
+    assert session.snapshot.menu is None
+    with pytest.raises(CommandRejected, match="between"):
+        session.call(ChangeSettings(brightness=3))
+
+
+def test_setup_is_validated():
+    with pytest.raises(ValueError, match="2-2 players"):
+        Setup(game="duel", seats=(Seat(), Seat(), Seat()))
+    with pytest.raises(ValueError, match="unknown rules flag"):
+        Setup(game="duel", flags=(("side", "monochrome"),))
+    with pytest.raises(ValueError, match="seat kind"):
+        Seat(kind="robot")
+
+
+def test_new_game_replaces_the_game(session):
+    session.call(Play(session.snapshot.current_player, session.snapshot.options[0]))
+    session.call(NewGame(Setup(game="duel", seed=99)))
+    assert session.snapshot.history == ()
+    assert session.snapshot.state == duel.Game(seed=99).to_dict()
+
+
+def test_nothing_to_undo_is_refused(session):
+    with pytest.raises(CommandRejected, match="nothing to undo"):
+        session.call(RequestUndo(0))
