@@ -1586,6 +1586,16 @@ cdef class Game:
         return game
 
 
+def plate_spaces(int plate, int rotation):
+    """The 4 spaces (TL, TR, BL, BR) of ``plate`` turned ``rotation`` quarter turns
+    clockwise, as letters of ``COLOURS`` plus W (wild) and S (special)."""
+    cdef Player pl
+    if not (0 <= plate < NPLATES and 0 <= rotation < 4):
+        raise ValueError(f"no plate {plate} with rotation {rotation} (plates 0-{NPLATES - 1}, rotations 0-3)")
+    set_plate(&pl, 0, plate, rotation)
+    return "".join([(COLOURS + "WS")[pl.space[cell_of(0, q)]] for q in range(4)])
+
+
 def _tile_letter(int tile):
     return "." if tile < 0 else "S" if tile == SPECIAL_TILE else COLOURS[tile]
 
