@@ -2,14 +2,19 @@
 
 gpiozero reports raw edges (on the Pi from lgpio's thread, in simulation
 synchronously from ``MockPin.drive_low()``); this layer timestamps them with
-an injectable clock, and :meth:`ButtonInput.tick` turns them into events: a
-level counts only once it has been stable for the debounce time, so a bouncing
-contact gives one press. MockPin ignores gpiozero's ``bounce_time``, which is
-why debouncing lives here, where tests can drive it with a manual clock.
+an injectable clock and turns them into events. MockPin ignores gpiozero's
+``bounce_time``, which is why debouncing lives here, where tests can drive it
+with a manual clock.
+
+Plain buttons (PREV, NEXT, OK) report ``press`` on the very first closing
+edge, so the table answers a press at once; the debounce time then works as
+a lockout: the contact's bounces, and a release, count only once the level
+has been stable that long, and a new press needs the button released for the
+debounce time first. A bouncing contact therefore gives one press.
 
 Buttons listed in the rig's ``long_press`` (BACK and HOST on the reference rig)
 report ``hold`` once held for ``hold_ms``, and a short ``press`` on release;
-the others report ``press`` as soon as the press is stable.
+their levels count only once stable for the debounce time (:meth:`ButtonInput.tick`).
 """
 from __future__ import annotations
 
@@ -76,6 +81,7 @@ class _ButtonState:
     raw_since: float = 0.0
     pressed: bool = False
     pressed_since: float = 0.0
+    released_since: float = float("-inf")
     held: bool = False
 
 
@@ -124,6 +130,11 @@ class ButtonInput:
         with self._lock:
             state.raw_pressed = pressed
             state.raw_since = now
+            released_long_enough = now - state.released_since >= self.rig.debounce_s
+            if pressed and not state.pressed and not state.long_press and released_long_enough:
+                state.pressed = True
+                state.pressed_since = now
+                self._emit(state, PRESS, now)
 
     def tick(self) -> None:
         """Confirm levels stable for the debounce time and fire holds that are due."""
@@ -138,8 +149,10 @@ class ButtonInput:
                         state.held = False
                         if not state.long_press:
                             self._emit(state, PRESS, state.raw_since)
-                    elif state.long_press and not state.held:
-                        self._emit(state, PRESS, state.pressed_since)
+                    else:
+                        state.released_since = state.raw_since
+                        if state.long_press and not state.held:
+                            self._emit(state, PRESS, state.pressed_since)
                 if state.long_press and state.pressed and state.raw_pressed and not state.held:
                     if now - state.pressed_since >= hold:
                         state.held = True

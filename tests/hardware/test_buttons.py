@@ -24,9 +24,9 @@ def test_a_bouncing_contact_gives_one_press(sim):
         sim.wait(0.002)
     pin.drive_low()
     sim.wait(0.002)
-    assert drain(sim.events) == []
+    assert drain(sim.events) == [ButtonEvent(0, "OK", PRESS, 0.0)]  # at the first closing edge
     sim.wait(0.03)
-    assert drain(sim.events) == [ButtonEvent(0, "OK", PRESS, pytest.approx(0.024))]
+    assert drain(sim.events) == []
     pin.drive_high()  # a bouncy release gives nothing more
     sim.wait(0.001)
     pin.drive_low()
@@ -43,19 +43,23 @@ def test_the_presses_go_through_gpiozero(sim):
     assert not sim.buttons.device(1, "NEXT").is_pressed
 
 
-def test_a_glitch_shorter_than_the_debounce_time_is_ignored(sim):
+def test_a_release_shorter_than_the_debounce_time_is_a_bounce_not_a_second_press(sim):
     sim.press(2, "PREV")
-    sim.wait(0.01)
+    sim.wait(0.04)
     sim.release(2, "PREV")
+    sim.wait(0.01)  # released for only 10 ms: the contact may still be bouncing
+    sim.press(2, "PREV")
+    assert drain(sim.events) == [ButtonEvent(2, "PREV", PRESS, 0.0)]
+    sim.wait(0.029)
+    sim.release(2, "PREV")  # never stable long enough to count
     sim.wait(0.1)
     assert drain(sim.events) == []
+    sim.press(2, "PREV")
+    assert drain(sim.events) == [ButtonEvent(2, "PREV", PRESS, pytest.approx(0.179))]
 
 
-def test_plain_buttons_report_a_press_once_it_is_stable(sim):
+def test_plain_buttons_report_a_press_at_once(sim):
     sim.press(3, "NEXT")
-    sim.wait(0.029)
-    assert drain(sim.events) == []
-    sim.wait(0.001)
     assert drain(sim.events) == [ButtonEvent(3, "NEXT", PRESS, 0.0)]
     sim.wait(5)  # held long: plain buttons have no hold
     sim.release(3, "NEXT")
