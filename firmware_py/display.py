@@ -37,7 +37,7 @@ class TableDisplay:
             if snapshot.flash is not None:
                 self._flash_until = self._clock() + FLASH_S
             self._snapshot = snapshot
-            self._wake.notify()
+            self._wake.notify_all()
 
     # -- render thread -------------------------------------------------------
 
@@ -52,7 +52,7 @@ class TableDisplay:
         """Stop rendering and darken every LED."""
         with self._wake:
             self._running = False
-            self._wake.notify()
+            self._wake.notify_all()
         if self._thread is not None:
             self._thread.join(2.0)
             self._thread = None
@@ -94,8 +94,17 @@ class TableDisplay:
             self._draw_highlights(painter, layout, snapshot)
         self._draw_flash(painter, snapshot)
         leds.show()
-        self._drawn_version = snapshot.version
-        self.frames_drawn += 1
+        with self._wake:
+            self._drawn_version = snapshot.version
+            self.frames_drawn += 1
+            self._wake.notify_all()
+
+    def wait_drawn(self, version: int, timeout: float = 5.0) -> bool:
+        """Block until a frame of ``version`` (or later) has been written; False on timeout."""
+        with self._wake:
+            return self._wake.wait_for(
+                lambda: self._drawn_version is not None and self._drawn_version >= version, timeout
+            )
 
     def _draw_highlights(self, painter, layout, snapshot):
         """The blinking highlight of the option under the current seat's cursor."""

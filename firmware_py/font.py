@@ -63,3 +63,11 @@ def text_pixels(text: str):
             for x, cell in enumerate(row):
                 if cell == "#":
                     yield left + x, y
+
+
+def read_glyph(lit: frozenset) -> str:
+    """The character whose lit (x, y) pixels are exactly ``lit`` (a blank for none): reads a panel back."""
+    for char, glyph in _GLYPHS.items():
+        if frozenset((x, y) for y, row in enumerate(glyph) for x, cell in enumerate(row) if cell == "#") == lit:
+            return char
+    raise ValueError(f"no glyph lights exactly {sorted(lit)}")

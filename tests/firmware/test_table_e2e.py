@@ -1,0 +1,41 @@
+"""Whole games played only with the simulated rig's buttons, checked against the rules core and the LEDs."""
+import pytest
+
+from core_ext import duel
+from firmware_py.layouts import duel as duel_layout
+from firmware_py.session import Setup
+
+
+def test_a_whole_duel_played_with_buttons_matches_the_core(table_driver):
+    driver = table_driver(Setup(game="duel", seed=21))
+    reference = duel.Game(seed=21)
+    driver.play_randomly(policy_seed=5, reference=reference)
+    snapshot = driver.snapshot
+    assert reference.is_over() and snapshot.over
+    assert snapshot.scores == reference.scores()
+    assert snapshot.state == reference.to_dict()
+    for seat in range(2):
+        x, y = duel_layout.SEAT["score"]
+        assert driver.read_number(f"seat{seat}", x, y) == reference.scores()[seat]
+
+
+def test_the_highlight_moves_on_the_leds_and_a_refused_press_flashes(table_driver):
+    driver = table_driver(Setup(game="duel", seed=8))
+    seat = driver.snapshot.current_player
+    assert driver.snapshot.options[:3] == ("P1", "P2", "P3")
+    display = [tuple(xy) for xy in duel_layout.CENTRE["display"]]
+
+    def lit_white(spot):
+        rows = driver.panel_rows("centre")
+        x, y = spot
+        return all(rows[y + dy][x + dx] == rows[y][x] and min(rows[y][x]) > 100 for dx in range(4) for dy in range(4))
+
+    driver.table.display.blink_on = lambda: True  # freeze the blink in its lit phase
+    driver.tap(seat, "NEXT")
+    assert lit_white(display[1]) and not lit_white(display[0])
+    other = 1 - seat
+    before = driver.snapshot.state
+    snapshot = driver.tap(other, "OK")
+    assert snapshot.flash[0] == other and snapshot.state == before
+    rows = driver.panel_rows(f"seat{other}")
+    assert rows[0][0][0] > 100 and rows[0][0][1] == 0  # the red frame round the seat's panel
