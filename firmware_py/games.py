@@ -1,6 +1,7 @@
 """The two games as the table sees them: how to start one, its rules flags and player counts."""
 import dataclasses
 import importlib
+import itertools
 from typing import Callable
 
 
@@ -13,6 +14,7 @@ class GameSpec:
     flags: dict  # rules flag -> allowed values, as the game's constructor takes them
     uncovered: Callable  # to_dict() -> what a decision can uncover: the RNG and every face-down thing
     turn_starts: tuple  # pending kinds that begin a turn; other kinds continue the turn in progress
+    public: Callable = dict  # to_dict() -> what every player may see (phones get only this)
 
     @property
     def module(self):
@@ -52,11 +54,73 @@ def _pavilion_uncovered(state):
     return state["rng"]
 
 
+def _duel_objective_choices():
+    """Every legal named choice of 3 objectives: one side each of 3 distinct tablets, in tablet order."""
+    from core_ext.duel import OBJECTIVES  # ids 2t and 2t+1 are the two sides of tablet t
+
+    return tuple(
+        tuple(OBJECTIVES[2 * tablet + side] for tablet, side in zip(tablets, sides))
+        for tablets in itertools.combinations(range(4), 3)
+        for sides in itertools.product((0, 1), repeat=3)
+    )
+
+
+def _duel_public(state):
+    """The Duel state without what nobody at the table can see.
+
+    Hidden: the RNG, the plate stack's order (only its size and the back of
+    its top plate show), face-down bonus chips and the face-down chip supply,
+    and the fronts of drawn plates before they are revealed. Added for
+    drawing: the spaces of every plate on show and of each dome cell.
+    """
+    from core_ext.duel import PLATE_LAYOUTS, plate_spaces
+
+    def back(plate):
+        return "special" if "S" in PLATE_LAYOUTS[plate] else "wild"
+
+    public = {key: value for key, value in state.items() if key not in ("rng", "stack", "stack_seen", "chip_supply")}
+    public["stack_size"] = len(state["stack"])
+    public["stack_top"] = back(state["stack"][0]) if state["stack"] else None
+    public["chip_supply"] = sum(state["chip_supply"])
+    public["small_factories"] = [
+        {**factory, "chip": factory["chip"] if factory["chip_revealed"] else "",
+         "chip_hidden": bool(factory["chip"]) and not factory["chip_revealed"]}
+        for factory in state["small_factories"]
+    ]
+    public["display"] = [{"plate": plate, "spaces": plate_spaces(plate, 0)} if plate >= 0 else None
+                         for plate in state["display"]]
+    public["drawn"] = [
+        {"plate": plate, "spaces": plate_spaces(plate, 0)} if state["drawn_revealed"] else {"back": back(plate)}
+        for plate in state["drawn"]
+    ]
+    public["players"] = [{**player, "dome_spaces": _dome_spaces(player, plate_spaces)} for player in state["players"]]
+    return public
+
+
+def _dome_spaces(player, plate_spaces):
+    """The 6x6 dome as rows of space letters (colour, W wild, S special; '-' where no plate lies)."""
+    rows = [["-"] * 6 for _ in range(6)]
+    for slot, (plate, rotation) in enumerate(zip(player["plates"], player["rotations"])):
+        if plate < 0:
+            continue
+        spaces = plate_spaces(plate, rotation)
+        top, left = 2 * (slot // 3), 2 * (slot % 3)
+        for quarter, letter in enumerate(spaces):
+            rows[top + quarter // 2][left + quarter % 2] = letter
+    return ["".join(row) for row in rows]
+
+
+def _pavilion_public(state):
+    """The Pavilion state without the RNG (the bag is per-colour counts, which play reveals anyway)."""
+    return {key: value for key, value in state.items() if key != "rng"}
+
+
 GAMES = {
-    "duel": GameSpec("duel", "Azul Duel", 2, 2, {"stack_reveal": ("end", "each")}, _duel_uncovered,
-                     ("setup", "action")),
+    "duel": GameSpec("duel", "Azul Duel", 2, 2,
+                     {"stack_reveal": ("end", "each"), "objectives": _duel_objective_choices()},
+                     _duel_uncovered, ("setup", "action"), _duel_public),
     "pavilion": GameSpec("pavilion", "Azul: Summer Pavilion", 2, 4, {"side": ("coloured", "monochrome")},
-                         _pavilion_uncovered, ("draft", "place")),
+                         _pavilion_uncovered, ("draft", "place"), _pavilion_public),
 }
 
 

@@ -204,6 +204,15 @@ class Session:
         """Submit and wait: returns the new version, raises :class:`CommandRejected`."""
         return self.submit(command).result(timeout)
 
+    def apply(self, command):
+        """Apply ``command`` on the calling thread, for a session whose thread is not running
+        (building positions, replays, tests): returns the new version, raises :class:`CommandRejected`."""
+        if self._thread is not None:
+            raise RuntimeError("the session thread owns this game; use submit() or call()")
+        future = concurrent.futures.Future()
+        self._handle(command, future)
+        return future.result(0)
+
     def subscribe(self, callback: Callable[[Snapshot], None]):
         """Call ``callback(snapshot)`` on the session thread after every change (and once now)."""
         self._subscribers.append(callback)

@@ -1,0 +1,58 @@
+"""Pictures of real positions as the simulator draws them: the figures of docs/layouts.md.
+
+``python -m firmware_py.layouts.pictures [DIR]`` writes them (default
+``docs/img``); the tests render the same positions and compare them with
+those files, so the documentation always shows the current layouts.
+"""
+import random
+import sys
+from pathlib import Path
+
+import hardware
+from firmware_py.display import TableDisplay
+from firmware_py.session import Play, Session, Setup
+
+# name -> (setup, decisions played by a seeded random choice, caption)
+POSITIONS = {
+    "duel_setup": (Setup(game="duel", seed=3), 0, "Azul Duel at setup: the non-starting player picks a starting plate"),
+    "duel_round2": (Setup(game="duel", seed=5), 60, "Azul Duel in round 2, a player choosing an action"),
+    "duel_late": (Setup(game="duel", seed=7), 170, "Azul Duel late in the game: domes filling up"),
+}
+
+DOCS_DIR = Path(__file__).resolve().parents[2] / "docs" / "img"
+
+
+def position(name: str) -> Session:
+    """The session of a named position, reached by seeded random decisions."""
+    setup, decisions, _ = POSITIONS[name]
+    session = Session(setup)
+    choices = random.Random(decisions)
+    for _ in range(decisions):
+        snapshot = session.snapshot
+        if snapshot.over:
+            break
+        session.apply(Play(snapshot.current_player, choices.choice(snapshot.options)))
+    return session
+
+
+def render(name: str) -> bytes:
+    """The whole table for position ``name`` as a PNG, with the highlight in its lit phase."""
+    hw = hardware.simulate(clock=hardware.ManualClock())
+    try:
+        display = TableDisplay(hw.leds, clock=lambda: 0.0)
+        display.draw(position(name).snapshot)
+        return hardware.render_png(hw.layout, hw.memory.panels().display)
+    finally:
+        hw.close()
+
+
+def main(argv=None):
+    target = Path((argv or sys.argv[1:] or [DOCS_DIR])[0])
+    target.mkdir(parents=True, exist_ok=True)
+    for name in POSITIONS:
+        (target / f"layout_{name}.png").write_bytes(render(name))
+        print(target / f"layout_{name}.png")
+
+
+if __name__ == "__main__":
+    main()
