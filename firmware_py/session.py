@@ -17,6 +17,7 @@ from typing import Callable, Optional
 
 from firmware_py import games
 from firmware_py.controls import HostMenu, SeatControls
+from firmware_py.players import HINT_LEVEL, Thinker
 
 log = logging.getLogger(__name__)
 
@@ -102,16 +103,34 @@ class AnswerUndo:
 
 
 @dataclasses.dataclass(frozen=True)
+class RequestHint:
+    """Ask the computer for the best option of ``seat``'s pending decision."""
+
+    seat: int
+
+
+@dataclasses.dataclass(frozen=True)
+class _Answer:
+    """A search result coming back from the thinker, for the position it was asked about."""
+
+    seat: int
+    notation: str
+    position: tuple
+    hint: bool
+
+
+@dataclasses.dataclass(frozen=True)
 class NewGame:
     setup: Setup
 
 
 @dataclasses.dataclass(frozen=True)
 class ChangeSettings:
-    """Table settings that are not rules: brightness (0-1) and palette."""
+    """Table settings that are not rules: brightness (0-1), palette, and whether hints are allowed."""
 
     brightness: Optional[float] = None
     palette: Optional[str] = None
+    hints: Optional[bool] = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -140,6 +159,8 @@ class Snapshot:
     breakdown: tuple  # final scoring parts per seat, once over
     flash: Optional[tuple]  # (seat or None, message) of the last rejected input
     undo_request: Optional[int]  # seat asking for an undo
+    hint: Optional[tuple]  # (seat, notation) of the computer's suggestion for the pending decision
+    thinking: bool  # an AI seat is searching for its move
     menu: Optional[tuple]  # (items, index) while the HOST menu is open
     settings: tuple  # (("brightness", b), ("palette", p))
 
@@ -164,14 +185,17 @@ class _Decision:
 class Session:
     """Owns one game and applies commands to it on its own thread."""
 
-    def __init__(self, setup: Setup, *, game=None, journal=None, brightness=1.0, palette="standard"):
+    def __init__(self, setup: Setup, *, game=None, journal=None, brightness=1.0, palette="standard", thinker=None):
         self._commands = queue.Queue()
+        self._thinker = thinker if thinker is not None else Thinker()
+        self._serial = itertools.count()
+        self._changes = itertools.count()
         self._subscribers = []
         self._changed = threading.Condition()
         self._thread = None
         self._journal = journal
         self._versions = itertools.count(1)
-        self._settings = {"brightness": brightness, "palette": palette}
+        self._settings = {"brightness": brightness, "palette": palette, "hints": True}
         self._flash = None
         self._menu = HostMenu()
         self._start(setup, game)
@@ -187,6 +211,7 @@ class Session:
         return self
 
     def stop(self, timeout=5.0):
+        self._thinker.cancel_all()
         if self._thread is not None:
             self._commands.put((_Stop(), None))
             self._thread.join(timeout)
@@ -231,6 +256,8 @@ class Session:
     # -- the session thread ----------------------------------------------
 
     def _run(self):
+        self._engage_computer()
+        self._publish()
         while True:
             command, future = self._commands.get()
             if isinstance(command, _Stop):
@@ -253,6 +280,8 @@ class Session:
                 future.set_exception(error)
             return
         self._flash = None
+        if self._thread is not None:
+            self._engage_computer()
         self._publish()
         if future is not None:
             future.set_result(self._snapshot.version)
@@ -266,6 +295,10 @@ class Session:
             self._request_undo(command.seat)
         elif isinstance(command, AnswerUndo):
             self._answer_undo(command.seat, command.accept)
+        elif isinstance(command, RequestHint):
+            self._request_hint(command.seat)
+        elif isinstance(command, _Answer):
+            self._answer(command)
         elif isinstance(command, NewGame):
             self._start(command.setup, None)
         elif isinstance(command, ChangeSettings):
@@ -276,14 +309,19 @@ class Session:
     # -- game actions -----------------------------------------------------
 
     def _start(self, setup: Setup, game):
+        self._thinker.cancel_all()
         self.setup = setup
         self.game = game if game is not None else setup.new_game()
+        self._game_serial = next(self._serial)
         self._decisions = []
         self._undo_request = None
         self._controls = [SeatControls() for _ in setup.seats]
         self._refresh_options()
 
     def _refresh_options(self):
+        """After every change of position: new options, cursors back to the first, no hint."""
+        self._position = (self._game_serial, next(self._changes))
+        self._hint = None
         self._options = self.game.legal_moves()
         self._notations = tuple(str(m) for m in self._options)
         for seat, controls in enumerate(self._controls):
@@ -406,6 +444,41 @@ class Session:
         elif action == "palette":
             self._settings["palette"] = self._menu.next_palette(self._settings["palette"])
 
+    # -- the computer ---------------------------------------------------------
+
+    def _request_hint(self, seat):
+        self._check_seat(seat)
+        if not self._settings["hints"]:
+            raise CommandRejected("hints are turned off for this game")
+        self._ask_computer(seat, hint=True)
+
+    def _ask_computer(self, seat, hint):
+        position = self._position
+        level = HINT_LEVEL if hint else self.setup.seats[seat].level
+        self._thinker.think(
+            (position, hint),
+            self.game.copy(),
+            level,
+            lambda move: self.submit(_Answer(seat, str(move), position, hint)),
+        )
+
+    def _answer(self, answer: _Answer):
+        if answer.position != self._position:
+            return  # the game moved on while the computer thought
+        if answer.hint:
+            self._hint = (answer.seat, answer.notation)
+            self._controls[answer.seat].index = self._notations.index(answer.notation)
+        else:
+            self._play(answer.seat, answer.notation, None)
+
+    def _engage_computer(self):
+        """Start the search when the pending decision belongs to an AI seat."""
+        if self.game.is_over():
+            return
+        seat = self.game.current_player
+        if self.setup.seats[seat].kind == "ai":
+            self._ask_computer(seat, hint=False)
+
     def _change_settings(self, change: ChangeSettings):
         if change.brightness is not None:
             if not 0.05 <= change.brightness <= 1.0:
@@ -415,6 +488,8 @@ class Session:
             if change.palette not in HostMenu.PALETTES:
                 raise CommandRejected(f"palette must be one of {', '.join(HostMenu.PALETTES)}")
             self._settings["palette"] = change.palette
+        if change.hints is not None:
+            self._settings["hints"] = bool(change.hints)
 
     # -- publishing ---------------------------------------------------------
 
@@ -436,6 +511,8 @@ class Session:
             breakdown=tuple(game.final_breakdown()) if over else (),
             flash=self._flash,
             undo_request=self._undo_request,
+            hint=self._hint,
+            thinking=self._thinker.busy((self._position, False)),
             menu=self._menu.view(),
             settings=tuple(sorted(self._settings.items())),
         )
