@@ -278,25 +278,23 @@ cdef void set_plate(Player* pl, int slot, int plate, int rotation) noexcept nogi
         pl.space[cell_of(slot, q)] = PLATE_SPACE[plate][CYCLE[(CYCLE_POS[q] - rotation + 4) % 4]]
 
 
+cdef inline int run_from(Player* pl, int r, int c, int dr, int dc) noexcept nogil:
+    """Filled cells beyond (r, c) in direction (dr, dc), up to the first gap."""
+    cdef int n = 0
+    r += dr
+    c += dc
+    while 0 <= r < 6 and 0 <= c < 6 and pl.tile[r * 6 + c] >= 0:
+        n += 1
+        r += dr
+        c += dc
+    return n
+
+
 cdef int run_score(Player* pl, int cell) noexcept nogil:
     """Points for a tile just laid on ``cell`` (5.1): its horizontal and vertical runs."""
-    cdef int r = cell // 6, c = cell % 6, h = 1, v = 1, i
-    i = c - 1
-    while i >= 0 and pl.tile[r * 6 + i] >= 0:
-        h += 1
-        i -= 1
-    i = c + 1
-    while i < 6 and pl.tile[r * 6 + i] >= 0:
-        h += 1
-        i += 1
-    i = r - 1
-    while i >= 0 and pl.tile[i * 6 + c] >= 0:
-        v += 1
-        i -= 1
-    i = r + 1
-    while i < 6 and pl.tile[i * 6 + c] >= 0:
-        v += 1
-        i += 1
+    cdef int r = cell // 6, c = cell % 6
+    cdef int h = 1 + run_from(pl, r, c, 0, -1) + run_from(pl, r, c, 0, 1)
+    cdef int v = 1 + run_from(pl, r, c, -1, 0) + run_from(pl, r, c, 1, 0)
     if h == 1 and v == 1:
         return 1
     return (h if h > 1 else 0) + (v if v > 1 else 0)
@@ -1135,6 +1133,12 @@ def _chip_counts(int code):
     return counts
 
 
+cdef _check_code(int code):
+    """Every code in range is a move except the payment of no chips (that is ``$-``)."""
+    if not 0 <= code < NCODES or code == C_PAY:
+        raise InvalidMoveError(f"{code} is not an Azul Duel move code (0-{NCODES - 1}, except {C_PAY})")
+
+
 cdef class Move(_MoveBase):
     """One option of a pending Azul Duel decision (immutable, hashable, interned per code).
 
@@ -1143,17 +1147,13 @@ cdef class Move(_MoveBase):
     """
 
     def __init__(self, int code):
-        if not 0 <= code < NCODES:
-            raise InvalidMoveError(f"{code} is not an Azul Duel move code (0-{NCODES - 1})")
-        if C_PAY <= code and code != C_NOPAY and not any(_chip_counts(code)):
-            raise InvalidMoveError(f"{code} is not an Azul Duel move code")
+        _check_code(code)
         self.code = code
 
     @staticmethod
     def from_code(int code):
         """The interned move for ``code``."""
-        if not 0 <= code < NCODES:
-            raise InvalidMoveError(f"{code} is not an Azul Duel move code (0-{NCODES - 1})")
+        _check_code(code)
         return interned(code)
 
     @classmethod
