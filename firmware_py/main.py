@@ -6,6 +6,8 @@ import threading
 
 import hardware
 from firmware_py import games
+from firmware_py.console import Console
+from firmware_py.journal import DATA_VARIABLE, Journal, data_dir
 from firmware_py.keyboard import HELP, KeyboardButtons
 from firmware_py.session import AI_LEVELS, Seat, Session, Setup
 from firmware_py.table import Table
@@ -43,7 +45,39 @@ def build_parser() -> argparse.ArgumentParser:
                         help="rules flag NAME=VALUE (duel: stack_reveal=end|each; pavilion: side=coloured|monochrome)")
     parser.add_argument("--png", help="simulator: also draw every frame to this PNG file")
     parser.add_argument("--no-terminal", action="store_true", help="simulator: do not draw the LEDs in the terminal")
+    parser.add_argument("--data", help=f"data directory of the game journal (default: ${DATA_VARIABLE}, "
+                                       "else ~/.local/share/azul-table)")
+    parser.add_argument("--new", action="store_true", help="start a new game even if one is unfinished")
+    parser.add_argument("--console", action="store_true",
+                        help="read moves in notation and seat commands from standard input, one a line "
+                             "(docs/journal.md)")
     return parser
+
+
+def open_session(args, setup: Setup, journal: Journal) -> Session:
+    """The unfinished game in the journal (unless ``--new``), else a new game of ``setup``, journaled."""
+    resumed = None if args.new else journal.resume()
+    if journal.notice:
+        print(f"azul-table: {journal.notice}", file=sys.stderr)
+    if resumed is not None:
+        print(f"azul-table: resuming game {resumed.game_id} after {resumed.decisions} decisions "
+              "(--new starts a new game)", file=sys.stderr)
+        setup = resumed.setup
+    session = Session(setup, game=resumed.game if resumed else None, journal=journal, **journal.settings())
+    session.subscribe(journal.keep_settings)
+    return session
+
+
+def serve_console(session: Session, stopping: threading.Event):
+    """Answer console commands from standard input on a thread; the table stops when the input ends."""
+    console = Console(session, reply=lambda line: print(line, flush=True))
+
+    def run():
+        console.run(sys.stdin)
+        stopping.set()
+
+    console.ready()
+    threading.Thread(target=run, name="console", daemon=True).start()
 
 
 def main(argv=None) -> int:
@@ -51,23 +85,29 @@ def main(argv=None) -> int:
     seats = args.seats or tuple(Seat() for _ in range(games.spec(args.game).min_players))
     try:
         setup = Setup(game=args.game, seats=seats, seed=args.seed, flags=tuple(args.flags))
+        journal = Journal(data_dir(args.data))
+        session = open_session(args, setup, journal)
         rig = hardware.load_rig(args.rig) if args.rig else None
-        interactive = sys.stdout.isatty() and not args.no_terminal
+        interactive = sys.stdout.isatty() and not args.no_terminal and not args.console
         hw = hardware.open_hardware(rig, png_path=args.png, terminal=sys.stdout if interactive else None)
     except (ValueError, hardware.BackendUnavailable) as error:
         print(f"azul-table: {error}", file=sys.stderr)
         return 2
     stopping = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stopping.set())
-    table = Table(hw, Session(setup))
-    keyboard = KeyboardButtons(hw) if isinstance(hw, hardware.SimulatedHardware) else None
-    print(f"azul-table: {games.spec(args.game).title}, {len(seats)} seats, LEDs on {hw.backend}", file=sys.stderr)
+    table = Table(hw, session)
+    simulated = isinstance(hw, hardware.SimulatedHardware)
+    keyboard = KeyboardButtons(hw) if simulated and not args.console else None
+    print(f"azul-table: {games.spec(session.setup.game).title}, {len(session.setup.seats)} seats, "
+          f"LEDs on {hw.backend}, journal {journal.path}", file=sys.stderr)
     if keyboard is not None:
         print(HELP, file=sys.stderr)
     try:
         table.start()
         if keyboard is not None:
             keyboard.start()
+        if args.console:
+            serve_console(session, stopping)
         while not stopping.wait(0.2):
             pass
     except KeyboardInterrupt:
@@ -76,6 +116,7 @@ def main(argv=None) -> int:
         if keyboard is not None:
             keyboard.stop()
         table.close()
+        journal.close()
     print("azul-table: stopped, LEDs off", file=sys.stderr)
     return 0
 

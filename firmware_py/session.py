@@ -309,11 +309,14 @@ class Session:
     # -- game actions -----------------------------------------------------
 
     def _start(self, setup: Setup, game):
+        game = game if game is not None else setup.new_game()
+        # The journal stores a new game, or gives back the decisions of the game it resumed.
+        restored = self._journal.new_game(setup, game) if self._journal is not None else ()
         self._thinker.cancel_all()
         self.setup = setup
-        self.game = game if game is not None else setup.new_game()
+        self.game = game
         self._game_serial = next(self._serial)
-        self._decisions = []
+        self._decisions = [_Decision(*decision) for decision in restored]
         self._undo_request = None
         self._controls = [SeatControls() for _ in setup.seats]
         self._refresh_options()
@@ -350,7 +353,11 @@ class Session:
         self.game.push(move)
         decision = _Decision(seat, str(move), before, games.spec(self.setup.game).revealed(before, self.game))
         if self._journal is not None:
-            self._journal.record(self, decision)
+            try:
+                self._journal.record(self, decision)
+            except Exception:
+                self.game = before  # a decision the journal could not keep is not played
+                raise
         self._decisions.append(decision)
         self._undo_request = None
         self._refresh_options()
@@ -364,10 +371,10 @@ class Session:
         return mid_turn and last.seat == seat and self.game.current_player == seat and not last.revealed
 
     def _revert(self, reason):
+        if self._journal is not None:
+            self._journal.revert(self, self._decisions[-1], reason)
         decision = self._decisions.pop()
         self.game = decision.before
-        if self._journal is not None:
-            self._journal.revert(self, decision, reason)
         self._undo_request = None
         self._refresh_options()
 

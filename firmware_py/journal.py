@@ -1,0 +1,455 @@
+"""The journal: every accepted decision is in SQLite before anyone sees it, so a power cut loses nothing.
+
+The session calls :meth:`Journal.record` on its own thread after a decision is
+applied and before the new position is published to the LEDs and phones; the
+decision's row (with the whole game state after it, RNG included) is
+committed before ``record`` returns. The database runs in WAL mode with
+``synchronous=FULL``: every commit syncs the write-ahead log to the storage,
+so a commit that returned survives a power cut (``NORMAL`` would only protect
+against a crash of the program, not of the machine). On start,
+:meth:`Journal.resume` hands back the unfinished game exactly as it was.
+
+A database that cannot be read is moved aside (never overwritten) and a new
+one started, with :attr:`Journal.notice` saying so; one that cannot be
+written raises :class:`JournalError`. See ``docs/journal.md``.
+"""
+import contextlib
+import dataclasses
+import datetime
+import json
+import logging
+import os
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Optional
+
+from firmware_py import games
+from firmware_py.records import Record, RecordError, replay
+from firmware_py.session import CommandRejected, Seat, Setup
+
+log = logging.getLogger(__name__)
+
+DATA_VARIABLE = "AZUL_TABLE_DATA"
+DATABASE_NAME = "journal.sqlite3"
+
+MIGRATIONS = (
+    # 1: games with their setup and starting position, decisions with the state after each, settings.
+    (
+        """CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            game TEXT NOT NULL,
+            seats TEXT NOT NULL,
+            seed INTEGER,
+            flags TEXT NOT NULL,
+            start_state TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('running', 'finished', 'stopped')),
+            origin TEXT NOT NULL CHECK (origin IN ('table', 'import')),
+            started_at TEXT NOT NULL,
+            finished_at TEXT,
+            scores TEXT,
+            winners TEXT
+        )""",
+        """CREATE TABLE decisions (
+            id INTEGER PRIMARY KEY,
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            ply INTEGER NOT NULL CHECK (ply >= 1),
+            seat INTEGER NOT NULL,
+            notation TEXT NOT NULL,
+            revealed INTEGER NOT NULL,
+            state TEXT NOT NULL,
+            decided_at TEXT NOT NULL,
+            reverted TEXT CHECK (reverted IN ('back', 'undo')),
+            reverted_at TEXT
+        )""",
+        "CREATE UNIQUE INDEX decisions_line ON decisions(game_id, ply) WHERE reverted IS NULL",
+        "CREATE INDEX decisions_by_game ON decisions(game_id, id)",
+        "CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        "CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    ),
+)
+"""Schema migrations: entry n-1 takes ``PRAGMA user_version`` from n-1 to n, in one transaction."""
+
+SCHEMA_VERSION = len(MIGRATIONS)
+SETTINGS = ("brightness", "palette")
+
+
+class JournalError(CommandRejected):
+    """The journal cannot be opened or written; ``str()`` says what failed, where, and what was kept."""
+
+
+class _Unreadable(Exception):
+    """The database file is damaged or not a database at all."""
+
+
+def data_dir(explicit=None) -> Path:
+    """Where the journal lives: ``explicit`` (``--data``), else $AZUL_TABLE_DATA, else the user's data dir."""
+    if explicit:
+        return Path(explicit)
+    if os.environ.get(DATA_VARIABLE):
+        return Path(os.environ[DATA_VARIABLE])
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "azul-table"
+
+
+def utc_now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+@dataclasses.dataclass(frozen=True)
+class Resumed:
+    """The unfinished game found on start; pass ``setup`` and ``game`` to the new :class:`Session`."""
+
+    game_id: int
+    setup: Setup
+    game: object
+    decisions: int
+
+
+@dataclasses.dataclass(frozen=True)
+class GameSummary:
+    """One line of the list of past games."""
+
+    id: int
+    game: str
+    title: str
+    players: tuple  # display names, by seat
+    started: str
+    finished: Optional[str]
+    status: str  # running, finished or stopped (left unfinished)
+    origin: str  # table or import
+    scores: Optional[tuple]
+    winners: tuple
+    decisions: int
+    undone: int  # decisions taken back (steps back and agreed undos)
+
+
+class Journal:
+    """The table's SQLite journal in ``directory``; safe to share between threads.
+
+    ``Session(setup, journal=journal)`` calls :meth:`new_game`, :meth:`record`
+    and :meth:`revert`; a refusal to write raises :class:`JournalError`, which
+    the session reports to the player as a refused command.
+    """
+
+    def __init__(self, directory, *, clock=utc_now):
+        self.directory = Path(directory)
+        self.path = self.directory / DATABASE_NAME
+        self.notice: Optional[str] = None
+        self._clock = clock
+        self._lock = threading.RLock()
+        self._game_id: Optional[int] = None
+        self._ply = 0
+        self._resuming: Optional[Resumed] = None
+        self._saved_settings: Optional[tuple] = None
+        self._db = self._open()
+
+    # -- opening ------------------------------------------------------------
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise JournalError(f"cannot create the data directory {self.directory}: {error.strerror}") from None
+        try:
+            return self._connect()
+        except _Unreadable as problem:
+            moved = self._move_aside()
+            self.notice = (f"the journal {self.path} could not be read ({problem}); it was moved to {moved} "
+                           "and a new, empty journal was started")
+            log.warning(self.notice)
+            return self._connect()
+
+    def _connect(self) -> sqlite3.Connection:
+        """Open, check, migrate and prove writable; raises :class:`_Unreadable` or :class:`JournalError`."""
+        db = None
+        try:
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
+            if db.execute("PRAGMA journal_mode=WAL").fetchone()[0].lower() != "wal":
+                raise JournalError(f"the journal {self.path} cannot use write-ahead logging here")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+            check = db.execute("PRAGMA quick_check").fetchone()[0]
+            if check != "ok":
+                raise _Unreadable(f"integrity check: {check}")
+            self._migrate(db)
+            with _transaction(db):
+                db.execute("INSERT OR REPLACE INTO meta(name, value) VALUES ('last_start', ?)", (self._clock(),))
+            return db
+        except sqlite3.DatabaseError as error:
+            if db is not None:
+                db.close()
+            if getattr(error, "sqlite_errorcode", None) in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+                raise _Unreadable(str(error)) from None
+            raise JournalError(f"cannot write the journal {self.path}: {error}; give the table a writable "
+                               f"data directory (--data DIR or ${DATA_VARIABLE})") from None
+        except (_Unreadable, JournalError):
+            if db is not None:
+                db.close()
+            raise
+
+    def _migrate(self, db):
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise JournalError(f"the journal {self.path} has schema version {version}, newer than this "
+                               f"program's {SCHEMA_VERSION}; update azul-table or use another --data directory")
+        for number in range(version, SCHEMA_VERSION):
+            with _transaction(db):
+                for statement in MIGRATIONS[number]:
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version = {number + 1}")
+
+    def _move_aside(self) -> Path:
+        """Rename the unreadable database (and its WAL files) to a free ``.unreadable-N`` name."""
+        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+        for attempt in range(1000):
+            target = self.path.with_name(f"{self.path.name}.unreadable-{stamp}" + (f"-{attempt}" if attempt else ""))
+            if not any(Path(f"{target}{suffix}").exists() for suffix in ("", "-wal", "-shm")):
+                break
+        try:
+            for suffix in ("-wal", "-shm", ""):
+                source = Path(f"{self.path}{suffix}")
+                if source.exists():
+                    os.rename(source, f"{target}{suffix}")
+        except OSError as error:
+            raise JournalError(f"the journal {self.path} is unreadable and could not be moved aside: "
+                               f"{error.strerror}") from None
+        return target
+
+    def close(self):
+        with self._lock:
+            self._db.close()
+
+    @contextlib.contextmanager
+    def _write(self, what: str):
+        """One committed transaction; a failure rolls back and raises :class:`JournalError` naming ``what``."""
+        with self._lock:
+            try:
+                with _transaction(self._db):
+                    yield self._db
+            except sqlite3.Error as error:
+                raise JournalError(f"the journal could not {what} ({error}); nothing was changed") from None
+
+    # -- the session's hooks -------------------------------------------------
+
+    def resume(self) -> Optional[Resumed]:
+        """The latest unfinished game played at this table, ready to continue, or None.
+
+        A game whose saved state this program cannot load is left in the
+        journal, marked stopped, and :attr:`notice` says so.
+        """
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id FROM games WHERE status = 'running' AND origin = 'table' ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+            if row is None:
+                return None
+            game_id = row[0]
+            setup = self._setup(game_id)
+            line = self._line(game_id)
+            state = line[-1][3] if line else self._start_state(game_id)
+        try:
+            game = games.spec(setup.game).from_json(state)
+        except ValueError as error:
+            self.notice = f"game {game_id} cannot be resumed ({error}); it stays in the journal, stopped"
+            log.warning(self.notice)
+            with self._write("stop the game it cannot resume") as db:
+                db.execute("UPDATE games SET status = 'stopped' WHERE id = ?", (game_id,))
+            return None
+        self._resuming = Resumed(game_id, setup, game, len(line))
+        return self._resuming
+
+    def new_game(self, setup: Setup, game) -> list:
+        """Called by the session as a game starts: the decisions so far, as (seat, notation, before, revealed).
+
+        For the game :meth:`resume` returned that is its restored line of play;
+        any other game is a new one: it is stored with its starting position
+        and an unfinished game before it is marked stopped.
+        """
+        with self._lock:
+            if self._resuming is not None and game is self._resuming.game:
+                resumed, self._resuming = self._resuming, None
+                self._game_id, self._ply = resumed.game_id, resumed.decisions
+                return self._restore_history(resumed.game_id, setup)
+        with self._write("start the new game") as db:
+            db.execute("UPDATE games SET status = 'stopped' WHERE status = 'running'")
+            game_id = self._insert_game(db, setup, game.to_json(), "table", self._clock())
+        self._game_id, self._ply = game_id, 0
+        return []
+
+    def record(self, session, decision):
+        """Commit ``decision`` with the game state after it (``session.game``); returns once it is durable."""
+        game = session.game
+        with self._write(f"save the move {decision.notation}, so it was not played") as db:
+            db.execute(
+                "INSERT INTO decisions(game_id, ply, seat, notation, revealed, state, decided_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (self._game_id, self._ply + 1, decision.seat, decision.notation, int(decision.revealed),
+                 game.to_json(), self._clock()),
+            )
+            if game.is_over():
+                db.execute(
+                    "UPDATE games SET status = 'finished', finished_at = ?, scores = ?, winners = ? WHERE id = ?",
+                    (self._clock(), json.dumps(list(game.scores())), json.dumps(list(game.winners())), self._game_id),
+                )
+        self._ply += 1
+
+    def revert(self, session, decision, reason: str):
+        """Mark the last decision taken back (``reason`` 'back' or 'undo'); it stays in the journal."""
+        with self._write(f"record the {'undo' if reason == 'undo' else 'step back'}") as db:
+            changed = db.execute(
+                "UPDATE decisions SET reverted = ?, reverted_at = ? WHERE game_id = ? AND ply = ? AND reverted IS NULL",
+                (reason, self._clock(), self._game_id, self._ply),
+            ).rowcount
+            if changed != 1 or self._ply < 1:
+                raise sqlite3.IntegrityError(f"no decision {self._ply} of game {self._game_id} to take back")
+            db.execute(
+                "UPDATE games SET status = 'running', finished_at = NULL, scores = NULL, winners = NULL"
+                " WHERE id = ? AND status = 'finished'",
+                (self._game_id,),
+            )
+        self._ply -= 1
+
+    # -- settings --------------------------------------------------------------
+
+    def settings(self) -> dict:
+        """The table settings last kept (brightness, palette), as ``Session`` keyword arguments."""
+        with self._lock:
+            rows = self._db.execute("SELECT name, value FROM settings").fetchall()
+        return {name: json.loads(value) for name, value in rows if name in SETTINGS}
+
+    def keep_settings(self, snapshot):
+        """Session subscriber: store the settings when they change (a failure is logged, the table plays on)."""
+        if snapshot.settings == self._saved_settings:
+            return
+        try:
+            with self._write("keep the settings") as db:
+                db.executemany("INSERT OR REPLACE INTO settings(name, value) VALUES (?, ?)",
+                               [(name, json.dumps(value)) for name, value in snapshot.settings if name in SETTINGS])
+        except JournalError as error:
+            log.warning("%s", error)
+            return
+        self._saved_settings = snapshot.settings
+
+    # -- past games and records ------------------------------------------------
+
+    def games(self) -> list:
+        """Every game in the journal, newest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT g.id, g.game, g.seats, g.started_at, g.finished_at, g.status, g.origin, g.scores, g.winners,"
+                " (SELECT COUNT(*) FROM decisions d WHERE d.game_id = g.id AND d.reverted IS NULL),"
+                " (SELECT COUNT(*) FROM decisions d WHERE d.game_id = g.id AND d.reverted IS NOT NULL)"
+                " FROM games g ORDER BY g.id DESC"
+            ).fetchall()
+        summaries = []
+        for game_id, game, seats, started, finished, status, origin, scores, winners, decisions, undone in rows:
+            names = tuple(seat.get("name") or f"Player {i + 1}" for i, seat in enumerate(json.loads(seats)))
+            summaries.append(GameSummary(
+                game_id, game, games.spec(game).title, names, started, finished, status, origin,
+                tuple(json.loads(scores)) if scores else None, tuple(json.loads(winners)) if winners else (),
+                decisions, undone,
+            ))
+        return summaries
+
+    def undos(self, game_id: int) -> list:
+        """Every decision taken back in a game: (ply, seat, notation, 'back' or 'undo', when)."""
+        with self._lock:
+            return self._db.execute(
+                "SELECT ply, seat, notation, reverted, reverted_at FROM decisions"
+                " WHERE game_id = ? AND reverted IS NOT NULL ORDER BY id", (game_id,)
+            ).fetchall()
+
+    def export(self, game_id: int) -> Record:
+        """Game ``game_id`` (finished or running) as a :class:`Record`; raises KeyError if there is none."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT start_state, started_at, finished_at, scores, winners FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            if row is None:
+                raise KeyError(f"there is no game {game_id} in the journal")
+            start, started, finished, scores, winners = row
+            return Record(
+                setup=self._setup(game_id),
+                start=start,
+                moves=tuple(notation for _, notation, _, _ in self._line(game_id)),
+                final_scores=tuple(json.loads(scores)) if scores else None,
+                winners=tuple(json.loads(winners)) if winners else (),
+                started=started,
+                finished=finished,
+            )
+
+    def import_record(self, record: Record) -> int:
+        """Store a record (checked by replaying it) as a past game; returns its id. Never resumed on start."""
+        positions = replay(record)
+        spec = games.spec(record.setup.game)
+        final = positions[-1]
+        if final.is_over() and record.final_scores is None:
+            raise RecordError("the record's moves finish the game but it gives no final scores")
+        started = record.started or self._clock()
+        with self._write("import the record") as db:
+            game_id = self._insert_game(db, record.setup, record.start, "import", started)
+            db.executemany(
+                "INSERT INTO decisions(game_id, ply, seat, notation, revealed, state, decided_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(game_id, ply, before.current_player, notation, int(spec.revealed(before, after)), after.to_json(),
+                  started) for ply, (notation, before, after) in
+                 enumerate(zip(record.moves, positions, positions[1:]), 1)],
+            )
+            db.execute(
+                "UPDATE games SET status = ?, finished_at = ?, scores = ?, winners = ? WHERE id = ?",
+                ("finished" if final.is_over() else "stopped", record.finished,
+                 json.dumps(list(final.scores())) if final.is_over() else None,
+                 json.dumps(list(final.winners())) if final.is_over() else None, game_id),
+            )
+        return game_id
+
+    # -- reading rows ------------------------------------------------------------
+
+    def _insert_game(self, db, setup: Setup, start_state: str, origin: str, started: str) -> int:
+        seats = json.dumps([{"kind": s.kind, "name": s.name, "level": s.level} for s in setup.seats])
+        return db.execute(
+            "INSERT INTO games(game, seats, seed, flags, start_state, status, origin, started_at)"
+            " VALUES (?, ?, ?, ?, ?, 'running', ?, ?)",
+            (setup.game, seats, setup.seed, json.dumps(dict(setup.flags)), start_state, origin, started),
+        ).lastrowid
+
+    def _setup(self, game_id: int) -> Setup:
+        game, seats, seed, flags = self._db.execute(
+            "SELECT game, seats, seed, flags FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+        return Setup(game=game, seats=tuple(Seat(**seat) for seat in json.loads(seats)), seed=seed,
+                     flags=tuple(sorted(json.loads(flags).items())))
+
+    def _start_state(self, game_id: int) -> str:
+        return self._db.execute("SELECT start_state FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+
+    def _line(self, game_id: int) -> list:
+        """The decisions that stand, in order: (seat, notation, revealed, state after)."""
+        return self._db.execute(
+            "SELECT seat, notation, revealed, state FROM decisions WHERE game_id = ? AND reverted IS NULL ORDER BY ply",
+            (game_id,),
+        ).fetchall()
+
+    def _restore_history(self, game_id: int, setup: Setup) -> list:
+        spec = games.spec(setup.game)
+        states = [self._start_state(game_id)]
+        history = []
+        for seat, notation, revealed, state in self._line(game_id):
+            history.append((seat, notation, spec.from_json(states[-1]), bool(revealed)))
+            states.append(state)
+        return history
+
+
+@contextlib.contextmanager
+def _transaction(db):
+    """BEGIN IMMEDIATE ... COMMIT, rolled back if anything in between fails."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+        raise

@@ -1,0 +1,194 @@
+"""Game records: one JSON file per game that anyone can keep, share and replay.
+
+A record holds the setup (game, players, seed, rules flags), the exact
+starting position (RNG state included, so a game dealt from a random seed
+replays too), the line of play in notation and, once the game is over, the
+final scores. Replaying it from the start reproduces every position; loading
+checks every move and the final scores, so a damaged or edited record is
+refused with a message naming what is wrong. The format is documented in
+``docs/notation.md`` (section "Game records").
+"""
+import dataclasses
+import json
+from typing import Optional
+
+from firmware_py import games
+from firmware_py.session import Seat, Setup, Snapshot
+
+FORMAT = "azul-table-record"
+VERSION = 1
+_KEYS = {"format", "version", "game", "players", "seed", "flags", "start", "moves",
+         "final_scores", "winners", "started", "finished"}
+
+
+class RecordError(ValueError):
+    """A record file that cannot be read or does not replay; ``str()`` says what is wrong."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Record:
+    """One game as a record: its setup, starting position, moves and (once over) final scores."""
+
+    setup: Setup
+    start: str  # the game's to_json() before the first decision
+    moves: tuple  # notation of every decision in the line of play
+    final_scores: Optional[tuple] = None  # None while the game is running
+    winners: tuple = ()
+    started: Optional[str] = None  # ISO 8601 times, UTC
+    finished: Optional[str] = None
+
+    def to_json(self, indent=2) -> str:
+        """The record file's text (docs/notation.md, "Game records")."""
+        return json.dumps({
+            "format": FORMAT,
+            "version": VERSION,
+            "game": self.setup.game,
+            "players": [{"name": s.name, "kind": s.kind, "level": s.level} for s in self.setup.seats],
+            "seed": self.setup.seed,
+            "flags": dict(self.setup.flags),
+            "start": json.loads(self.start),
+            "moves": list(self.moves),
+            "final_scores": None if self.final_scores is None else list(self.final_scores),
+            "winners": list(self.winners),
+            "started": self.started,
+            "finished": self.finished,
+        }, indent=indent)
+
+    @classmethod
+    def from_json(cls, text) -> "Record":
+        """Read a record file and replay it to check it; raises :class:`RecordError`."""
+        record = _parse(text)
+        replay(record)
+        return record
+
+
+def replay(record: Record) -> list:
+    """Every position of ``record``: the start, then the game after each move; checks moves and final scores."""
+    spec = games.spec(record.setup.game)
+    try:
+        game = spec.from_json(record.start)
+    except ValueError as error:
+        raise RecordError(f"the record's start position cannot be loaded: {error}") from None
+    positions = [game]
+    for ply, notation in enumerate(record.moves, 1):
+        if game.is_over():
+            raise RecordError(f"move {ply} ({notation}) comes after the end of the game")
+        game = game.copy()
+        try:
+            game.push(notation)
+        except ValueError as error:
+            raise RecordError(f"move {ply} ({notation}) cannot be played: {error}") from None
+        positions.append(game)
+    if record.final_scores is not None:
+        if not game.is_over():
+            raise RecordError(f"the record gives final scores but its {len(record.moves)} moves do not finish the game")
+        if tuple(game.scores()) != record.final_scores:
+            raise RecordError(f"the moves end with scores {list(game.scores())}, "
+                              f"not the recorded final scores {list(record.final_scores)}")
+    return positions
+
+
+def seats_of(record: Record, positions: list, ply: int) -> tuple:
+    """The seat that made each of the first ``ply`` moves (the player to move before it)."""
+    return tuple(positions[i].current_player for i in range(ply))
+
+
+def position_snapshot(record: Record, positions: list, ply: int, settings: tuple, version: int) -> Snapshot:
+    """The table as it stood after move ``ply`` of a replay, in the shape the LED display and pages draw."""
+    if not 0 <= ply < len(positions):
+        raise RecordError(f"the game has moves 0-{len(positions) - 1}, not {ply}")
+    game = positions[ply]
+    over = game.is_over()
+    return Snapshot(
+        version=version,
+        setup=record.setup,
+        state=game.to_dict(),
+        pending=game.pending,
+        current_player=None if over else game.current_player,
+        options=(),
+        cursors=tuple(None for _ in record.setup.seats),
+        history=tuple(zip(seats_of(record, positions, ply), record.moves[:ply])),
+        scores=tuple(game.scores()),
+        over=over,
+        winners=tuple(game.winners()) if over else (),
+        breakdown=tuple(game.final_breakdown()) if over else (),
+        flash=None,
+        undo_request=None,
+        menu=None,
+        settings=settings,
+    )
+
+
+# Reading ------------------------------------------------------------------
+
+
+def _parse(text) -> Record:
+    try:
+        doc = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise RecordError(f"the record is not valid JSON: {error}") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise RecordError(f'not a game record (missing "format": "{FORMAT}")')
+    if doc.get("version") != VERSION:
+        raise RecordError(f"record version {doc.get('version')!r} is not supported (expected {VERSION})")
+    unknown = set(doc) - _KEYS
+    if unknown:
+        raise RecordError(f"unknown record fields: {', '.join(sorted(unknown))}")
+    setup = _setup(doc)
+    start = doc.get("start")
+    if start is None:
+        if setup.seed is None:
+            raise RecordError('a record needs a "start" position or a "seed" to deal from')
+        start_text = setup.new_game().to_json()
+    elif isinstance(start, dict):
+        start_text = json.dumps(start, separators=(",", ":"), sort_keys=True)
+    else:
+        raise RecordError('"start" must be a saved-game object')
+    moves = doc.get("moves", [])
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise RecordError('"moves" must be a list of moves in notation')
+    return Record(
+        setup=setup,
+        start=start_text,
+        moves=tuple(moves),
+        final_scores=_ints_or_none(doc, "final_scores", len(setup.seats)),
+        winners=tuple(_ints_or_none(doc, "winners", None) or ()),
+        started=_text_or_none(doc, "started"),
+        finished=_text_or_none(doc, "finished"),
+    )
+
+
+def _setup(doc) -> Setup:
+    players = doc.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
+        raise RecordError('"players" must be a list of objects with "name", "kind" and "level"')
+    flags = doc.get("flags", {})
+    if not isinstance(flags, dict):
+        raise RecordError('"flags" must be an object of rules flags')
+    seed = doc.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise RecordError(f'"seed" must be an integer or null, not {seed!r}')
+    try:
+        seats = tuple(Seat(kind=p.get("kind", "rig"), name=str(p.get("name", "")), level=p.get("level", "normal"))
+                      for p in players)
+        return Setup(game=games.spec(doc.get("game")).name, seats=seats, seed=seed, flags=tuple(sorted(flags.items())))
+    except ValueError as error:
+        raise RecordError(f"the record's setup is not valid: {error}") from None
+
+
+def _ints_or_none(doc, key, length):
+    value = doc.get(key)
+    if value is None:
+        return None
+    if (not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+            or (length is not None and len(value) != length)):
+        size = f"{length} " if length is not None else ""
+        raise RecordError(f'"{key}" must be a list of {size}integers or null')
+    return tuple(value)
+
+
+def _text_or_none(doc, key):
+    value = doc.get(key)
+    if value is not None and not isinstance(value, str):
+        raise RecordError(f'"{key}" must be a date-time text or null')
+    return value
