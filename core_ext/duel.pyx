@@ -315,6 +315,8 @@ cdef void refill_factories(State* s) noexcept nogil:
                 break
             s.sun[f][c] += 1
     for f in range(1, 5):
+        if s.fchip[f] >= 0:  # only a hand-made position can leave a chip nobody may take
+            s.chip_supply[s.fchip[f]] += 1
         s.fchip[f] = bag_draw(s.chip_supply, no_tower, NCHIP, &s.rng)
         s.fchip_up[f] = 0
         reveal_if_empty(s, f)

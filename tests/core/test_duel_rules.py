@@ -675,6 +675,16 @@ def test_forced_pass_lets_the_other_player_act_again_and_chips_stop_at_2():
     assert game.round == 2
 
 
+def test_a_chip_nobody_may_take_returns_to_the_supply_at_the_refill():
+    state = blank()
+    state["small_factories"][1].update(chip="BR", chip_revealed=True)
+    game = end_phase_one(state)  # both players already hold 2 chips this round
+    chips = [f["chip"] for f in game.to_dict()["small_factories"]]
+    assert all(chips) and game.round == 2
+    supply = game.to_dict()["chip_supply"]
+    assert sum(supply) == 20 - 4 - 1  # 4 on the factories, player 1's B
+
+
 def test_a_third_chip_in_a_round_is_not_allowed():
     state = blank()
     state["large_factory"]["sun"] = [0, 0, 0, 0, 2]
