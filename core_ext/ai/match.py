@@ -1,0 +1,161 @@
+"""Play matches between the search and reference opponents; print win rates.
+
+``python -m core_ext.ai.match --game duel --ai hard --opponent greedy --games 200 --seed 1``
+
+A player is ``random``, ``greedy``, a level name (``easy``, ``normal``,
+``hard``: thinking time per decision) or a whole number (that many search
+iterations per decision, with no time limit: reproducible from ``--seed``).
+The tested player (``--ai``) takes each seat in turn from game to game; the
+other seats are all ``--opponent``. A game counts as a win when the tested
+player is its only winner; shared victories are reported apart.
+"""
+import argparse
+import importlib
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+
+from core_ext import ai
+from core_ext.ai.baselines import greedy_move, random_move
+
+GAMES = {"duel": (2, 2), "pavilion": (2, 4)}
+"""Game module name -> (fewest, most) seats."""
+
+BASELINES = {"random": random_move, "greedy": greedy_move}
+
+
+def player_from_spec(spec):
+    """A ``(game, rng) -> Move`` function for a player description (see the module docstring)."""
+    if spec in BASELINES:
+        return BASELINES[spec]
+    if spec in ai.LEVELS:
+        return lambda game, rng: ai.choose(game, level=spec, seed=rng.getrandbits(64))
+    if spec.isdigit() and int(spec) > 0:
+        iterations = int(spec)
+        return lambda game, rng: ai.choose(game, iterations=iterations, seed=rng.getrandbits(64))
+    raise ValueError(
+        f"a player is one of {', '.join([*BASELINES, *ai.LEVELS])} or a positive number of iterations, not {spec!r}"
+    )
+
+
+def new_game(game_name, seats, seed):
+    """A fresh game of ``game_name`` (a key of :data:`GAMES`) for ``seats`` players."""
+    if game_name not in GAMES:
+        raise ValueError(f"game must be one of {', '.join(GAMES)}, not {game_name!r}")
+    fewest, most = GAMES[game_name]
+    if not fewest <= seats <= most:
+        raise ValueError(f"{game_name} is played by {fewest} to {most} players, not {seats}")
+    module = importlib.import_module(f"core_ext.{game_name}")
+    if game_name == "duel":
+        return module.Game(seed=seed)
+    return module.Game(players=seats, seed=seed)
+
+
+def play_game(game, players, rng):
+    """Play ``game`` to its end in place, seat ``i`` moved by ``players[i]``; returns the game."""
+    while not game.is_over():
+        game.push(players[game.current_player](game, rng))
+    return game
+
+
+@dataclass
+class MatchResult:
+    """Outcome of a match from the tested player's side."""
+
+    games: int = 0
+    wins: int = 0
+    shared: int = 0
+    losses: int = 0
+    tested_points: int = 0
+    opponent_points: int = 0
+    opponent_seats: int = 0
+    seconds: float = 0.0
+    margins: list = field(default_factory=list)
+
+    @property
+    def win_rate(self):
+        return self.wins / self.games if self.games else 0.0
+
+    def record(self, game, tested_seat):
+        scores = game.scores()
+        winners = game.winners()
+        self.games += 1
+        if winners == (tested_seat,):
+            self.wins += 1
+        elif tested_seat in winners:
+            self.shared += 1
+        else:
+            self.losses += 1
+        others = [s for seat, s in enumerate(scores) if seat != tested_seat]
+        self.tested_points += scores[tested_seat]
+        self.opponent_points += sum(others)
+        self.opponent_seats += len(others)
+        self.margins.append(scores[tested_seat] - max(others))
+
+
+def run_match(game_name, tested, opponent, *, games, seats=2, seed=0, progress=None):
+    """Play ``games`` games of the ``tested`` player against ``opponent`` players; a :class:`MatchResult`.
+
+    ``progress``, if given, is called with the result after every game.
+    """
+    if games < 1:
+        raise ValueError(f"games must be at least 1, not {games}")
+    tested_player = player_from_spec(tested)
+    opponent_player = player_from_spec(opponent)
+    new_game(game_name, seats, 0)  # validates the game and the seat count before any play
+    rng = random.Random(seed)
+    result = MatchResult()
+    started = time.perf_counter()
+    for index in range(games):
+        tested_seat = index % seats
+        players = [tested_player if seat == tested_seat else opponent_player for seat in range(seats)]
+        game = play_game(new_game(game_name, seats, rng.getrandbits(64)), players, rng)
+        result.record(game, tested_seat)
+        result.seconds = time.perf_counter() - started
+        if progress is not None:
+            progress(result)
+    return result
+
+
+def report(result, tested, opponent):
+    """The match summary as text lines."""
+    mean = result.tested_points / result.games
+    opponent_mean = result.opponent_points / max(1, result.opponent_seats)
+    margins = sorted(result.margins)
+    return [
+        f"{tested} vs {opponent}: {result.wins} wins, {result.shared} shared, {result.losses} losses "
+        f"in {result.games} games: win rate {100 * result.win_rate:.1f}%",
+        f"mean score {mean:.1f} vs {opponent_mean:.1f}; median margin over the best opponent "
+        f"{margins[len(margins) // 2]:+d}; {result.seconds / result.games:.1f} s per game",
+    ]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m core_ext.ai.match", description=__doc__.split("\n")[0])
+    parser.add_argument("--game", choices=sorted(GAMES), default="duel")
+    parser.add_argument("--players", type=int, default=2, help="seats at the table (Summer Pavilion: 2-4)")
+    parser.add_argument("--ai", default="normal", help="the tested player: a level, an iteration count, random or greedy")
+    parser.add_argument("--opponent", default="random", help="every other seat: random, greedy, a level or an iteration count")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--quiet", action="store_true", help="no progress line per game")
+    args = parser.parse_args(argv)
+
+    def progress(result):
+        print(f"game {result.games}: win rate {100 * result.win_rate:.1f}% "
+              f"({result.wins} wins, {result.shared} shared, {result.losses} losses)", flush=True)
+
+    try:
+        result = run_match(args.game, args.ai, args.opponent, games=args.games, seats=args.players,
+                           seed=args.seed, progress=None if args.quiet else progress)
+    except ValueError as error:
+        parser.error(str(error))
+    print(f"{args.game}, {args.players} players, seed {args.seed}")
+    for line in report(result, args.ai, args.opponent):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

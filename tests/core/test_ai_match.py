@@ -1,0 +1,37 @@
+"""The match script: reproducible matches, the summary it prints, and clear errors for bad options."""
+import pytest
+
+from core_ext.ai import match
+
+
+def test_a_match_with_fixed_iterations_is_reproducible_and_counts_every_game():
+    first = match.run_match("duel", "40", "random", games=4, seed=3)
+    second = match.run_match("duel", "40", "random", games=4, seed=3)
+    assert first.games == 4 and first.wins + first.shared + first.losses == 4
+    assert (first.wins, first.margins) == (second.wins, second.margins)
+    assert first.opponent_seats == 4
+
+
+def test_baselines_play_each_other():
+    result = match.run_match("duel", "greedy", "random", games=6, seed=1)
+    assert result.games == 6 and len(result.margins) == 6
+
+
+def test_the_script_prints_the_win_rate(capsys):
+    assert match.main(["--game", "duel", "--ai", "30", "--opponent", "random", "--games", "2", "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "game 2: win rate" in out
+    assert "30 vs random:" in out and "in 2 games: win rate" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--ai", "genius"], "a player is one of random, greedy, easy, normal, hard"),
+    (["--opponent", "0"], "positive number of iterations"),
+    (["--game", "duel", "--players", "3"], "duel is played by 2 to 2 players, not 3"),
+    (["--games", "0"], "games must be at least 1"),
+])
+def test_bad_options_are_refused_with_the_reason(argv, message, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        match.main(argv)
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
