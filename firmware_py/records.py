@@ -13,7 +13,7 @@ import json
 from typing import Optional
 
 from firmware_py import games
-from firmware_py.session import Seat, Setup, Snapshot
+from firmware_py.session import Play, Seat, Session, Setup, Snapshot
 
 FORMAT = "azul-table-record"
 VERSION = 1
@@ -88,35 +88,19 @@ def replay(record: Record) -> list:
     return positions
 
 
-def seats_of(record: Record, positions: list, ply: int) -> tuple:
-    """The seat that made each of the first ``ply`` moves (the player to move before it)."""
-    return tuple(positions[i].current_player for i in range(ply))
+def position_snapshot(record: Record, ply: int, *, brightness=1.0, palette="standard") -> Snapshot:
+    """The table as it stood after move ``ply`` of ``record``, as the session showed it (LEDs, pages).
 
-
-def position_snapshot(record: Record, positions: list, ply: int, settings: tuple, version: int) -> Snapshot:
-    """The table as it stood after move ``ply`` of a replay, in the shape the LED display and pages draw."""
-    if not 0 <= ply < len(positions):
-        raise RecordError(f"the game has moves 0-{len(positions) - 1}, not {ply}")
-    game = positions[ply]
-    over = game.is_over()
-    return Snapshot(
-        version=version,
-        setup=record.setup,
-        state=game.to_dict(),
-        pending=game.pending,
-        current_player=None if over else game.current_player,
-        options=(),
-        cursors=tuple(None for _ in record.setup.seats),
-        history=tuple(zip(seats_of(record, positions, ply), record.moves[:ply])),
-        scores=tuple(game.scores()),
-        over=over,
-        winners=tuple(game.winners()) if over else (),
-        breakdown=tuple(game.final_breakdown()) if over else (),
-        flash=None,
-        undo_request=None,
-        menu=None,
-        settings=settings,
-    )
+    The moves are played through a session of their own, so the snapshot is
+    built by the same code as a live game's.
+    """
+    if not 0 <= ply <= len(record.moves):
+        raise RecordError(f"the game has moves 0-{len(record.moves)}, not {ply}")
+    session = Session(record.setup, game=games.spec(record.setup.game).from_json(record.start),
+                      brightness=brightness, palette=palette)
+    for notation in record.moves[:ply]:
+        session.apply(Play(session.snapshot.current_player, notation))
+    return session.snapshot
 
 
 # Reading ------------------------------------------------------------------

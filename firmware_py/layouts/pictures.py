@@ -10,13 +10,15 @@ from pathlib import Path
 
 import hardware
 from firmware_py.display import TableDisplay
-from firmware_py.session import Play, Session, Setup
+from firmware_py.session import Play, Seat, Session, Setup
 
 # name -> (setup, decisions played by a seeded random choice, caption)
 POSITIONS = {
     "duel_setup": (Setup(game="duel", seed=3), 0, "Azul Duel at setup: the non-starting player picks a starting plate"),
     "duel_round2": (Setup(game="duel", seed=5), 60, "Azul Duel in round 2, a player choosing an action"),
-    "duel_late": (Setup(game="duel", seed=7), 170, "Azul Duel late in the game: domes filling up"),
+    "duel_late": (Setup(game="duel", seed=7), 170, "Azul Duel in round 4: a player choosing the line for the tiles taken"),
+    "pavilion_2p": (Setup(game="pavilion", seed=3), 12, "Summer Pavilion, 2 players, round 1: the first player places a tile"),
+    "pavilion_4p": (Setup(game="pavilion", seats=(Seat(),) * 4, seed=4), 150, "Summer Pavilion, 4 players, drafting in round 5"),
 }
 
 DOCS_DIR = Path(__file__).resolve().parents[2] / "docs" / "img"

@@ -1,9 +1,10 @@
 """Whole games played only with the simulated rig's buttons, checked against the rules core and the LEDs."""
 import pytest
 
-from core_ext import duel
+from core_ext import duel, pavilion
 from firmware_py.layouts import duel as duel_layout
-from firmware_py.session import Setup
+from firmware_py.layouts import pavilion as pavilion_layout
+from firmware_py.session import Seat, Setup
 
 
 def test_a_whole_duel_played_with_buttons_matches_the_core(table_driver):
@@ -39,3 +40,18 @@ def test_the_highlight_moves_on_the_leds_and_a_refused_press_flashes(table_drive
     assert snapshot.flash[0] == other and snapshot.state == before
     rows = driver.panel_rows(f"seat{other}")
     assert rows[0][0][0] > 100 and rows[0][0][1] == 0  # the red frame round the seat's panel
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_whole_summer_pavilion_played_with_buttons_matches_the_core(table_driver, players):
+    seats = tuple(Seat() for _ in range(players))
+    driver = table_driver(Setup(game="pavilion", seats=seats, seed=30 + players))
+    reference = pavilion.Game(players=players, seed=30 + players)
+    driver.play_randomly(policy_seed=players, reference=reference)
+    snapshot = driver.snapshot
+    assert reference.is_over() and snapshot.over
+    assert snapshot.scores == reference.scores()
+    assert snapshot.state == reference.to_dict()
+    for seat in range(players):
+        x, y = pavilion_layout.SEAT["score"]
+        assert driver.read_number(f"seat{seat}", x, y) == reference.scores()[seat]
