@@ -1,0 +1,66 @@
+"""AI seats and hints at the table: the computer thinks off the session thread and plays only legal moves."""
+import functools
+import random
+
+from core_ext import ai, pavilion
+from firmware_py.players import Thinker
+import pytest
+
+from firmware_py.session import ChangeSettings, CommandRejected, RequestHint, Seat, Session, Setup
+from firmware_py.table import Table
+
+import hardware
+
+# the real search, held to a few iterations per decision so whole games stay quick
+QUICK = functools.partial(ai.choose, iterations=30)
+
+
+def test_three_ai_seats_and_one_human_at_the_buttons_finish_a_pavilion_game():
+    seats = (Seat(kind="rig"), Seat(kind="ai", level="easy"), Seat(kind="ai", level="normal"), Seat(kind="ai", level="hard"))
+    setup = Setup(game="pavilion", seats=seats, seed=12)
+    hw = hardware.simulate(clock=hardware.ManualClock())
+    session = Session(setup, thinker=Thinker(QUICK))
+    choices = random.Random(3)
+    with Table(hw, session):
+        snapshot = session.snapshot
+        for _ in range(2000):
+            snapshot = session.wait_for_change(snapshot.version - 1, 0)
+            if snapshot.over:
+                break
+            if snapshot.current_player != 0:
+                snapshot = session.wait_for_change(snapshot.version, 10.0)
+                continue
+            index = choices.randrange(len(snapshot.options))
+            for _ in range(index):
+                hw.tap(0, "NEXT")
+            hw.tap(0, "OK")
+            snapshot = session.wait_for_change(snapshot.version, 10.0)
+        assert snapshot.over, "the game did not finish"
+    replay = pavilion.Game(players=4, seed=12)
+    for _, notation in snapshot.history:
+        replay.push(notation)  # every decision, the computer's included, was legal
+    assert replay.is_over() and replay.scores() == snapshot.scores
+    assert {seat for seat, _ in snapshot.history} == {0, 1, 2, 3}
+
+
+def test_a_hint_moves_the_highlight_to_the_computers_choice():
+    session = Session(Setup(game="duel", seed=2), thinker=Thinker(QUICK)).start()
+    try:
+        seat = session.snapshot.current_player
+        version = session.call(RequestHint(seat))
+        snapshot = session.wait_for_change(version, 10.0)
+        assert snapshot.hint is not None and snapshot.hint[0] == seat
+        assert snapshot.options[snapshot.cursors[seat]] == snapshot.hint[1]
+    finally:
+        session.stop()
+
+
+def test_hints_can_be_turned_off_for_a_competitive_game():
+    session = Session(Setup(game="duel", seed=2), thinker=Thinker(QUICK)).start()
+    try:
+        session.call(ChangeSettings(hints=False))
+        with pytest.raises(CommandRejected, match="hints are turned off"):
+            session.call(RequestHint(session.snapshot.current_player))
+        assert session.snapshot.hint is None
+    finally:
+        session.stop()
