@@ -1,0 +1,46 @@
+"""The azul-table program: starts on the simulator, and SIGTERM stops it cleanly with the LEDs off."""
+import io
+import signal
+import subprocess
+import sys
+import time
+
+from PIL import Image
+
+import hardware
+
+
+def test_sigterm_stops_the_table_and_darkens_the_leds(tmp_path):
+    png = tmp_path / "table.png"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "firmware_py.main", "--no-terminal", "--png", str(png), "--data", str(tmp_path / "data"),
+         "--game", "pavilion", "--seats", "3", "--seed", "5"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not png.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert png.exists(), "no frame was drawn"
+        lit = Image.open(png).convert("L").getextrema()[1]
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=30)
+    finally:
+        process.kill()
+    assert process.returncode == 0, err
+    assert "Azul: Summer Pavilion, 3 seats, LEDs on simulator" in err
+    assert "stopped, LEDs off" in err
+    layout = hardware.Layout(hardware.load_rig())
+    all_off = hardware.render_png(layout, {p.name: bytes(3 * p.width * p.height) for p in layout.rig.panels})
+    assert lit > 150
+    assert Image.open(png).convert("RGB").tobytes() == Image.open(io.BytesIO(all_off)).convert("RGB").tobytes()
+
+
+def test_bad_arguments_are_clear_errors(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "firmware_py.main", "--no-terminal", "--data", str(tmp_path), "--game", "duel",
+         "--seats", "3"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 2
+    assert "Azul Duel is for 2-2 players, not 3" in result.stderr
