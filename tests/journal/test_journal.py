@@ -1,0 +1,234 @@
+"""The journal: resume exactly, record undos, keep settings, and fail loudly without losing moves."""
+import contextlib
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from firmware_py import journal as journal_module
+from firmware_py.journal import DATABASE_NAME, Journal, JournalError, data_dir
+from firmware_py.session import (
+    AnswerUndo, ChangeSettings, CommandRejected, NewGame, Play, RequestUndo, Session, Setup,
+)
+from journal_games import each_game, random_line, random_setup
+
+AZUL_TABLE = Path(sys.executable).with_name("azul-table")
+
+
+def play(session, notations):
+    for notation in notations:
+        session.apply(Play(session.snapshot.current_player, notation))
+
+
+def resumed_session(directory):
+    """What the table does on start: open the journal and continue its unfinished game."""
+    journal = Journal(directory)
+    resumed = journal.resume()
+    assert resumed is not None
+    return journal, Session(resumed.setup, game=resumed.game, journal=journal, **journal.settings())
+
+
+@each_game
+def test_a_resumed_game_has_the_same_position_history_and_future_draws(tmp_path, game):
+    setup = random_setup(game, 31)
+    moves, positions = random_line(setup, 5)
+    half = len(moves) // 2
+    first = Session(setup, journal=Journal(tmp_path))
+    play(first, moves[:half])
+    # No close: the first table "loses power" with its connection open.
+    journal, second = resumed_session(tmp_path)
+    assert second.snapshot.state == positions[half].to_dict()
+    assert second.snapshot.history == first.snapshot.history
+    play(second, moves[half:])
+    assert second.snapshot.over and second.snapshot.state == positions[-1].to_dict()
+    assert journal.resume() is None, "a finished game is not resumed"
+    [summary] = journal.games()
+    assert summary.status == "finished" and summary.scores == tuple(positions[-1].scores())
+    assert summary.decisions == len(moves)
+
+
+def take_back_one(session):
+    """Play until the last decision can be undone, then undo it with the other seat's consent."""
+    while True:
+        snapshot = session.snapshot
+        session.apply(Play(snapshot.current_player, snapshot.options[0]))
+        seat = session.snapshot.history[-1][0]
+        try:
+            session.apply(RequestUndo(seat))
+        except CommandRejected:
+            continue
+        undone = session.snapshot.history[-1]
+        session.apply(AnswerUndo(1 - seat, True))
+        return undone, len(snapshot.history) + 1
+
+
+def test_undos_are_recorded_and_a_resumed_game_can_still_be_undone(tmp_path):
+    journal = Journal(tmp_path)
+    session = Session(Setup(game="duel", seed=4), journal=journal)
+    (seat, notation), ply = take_back_one(session)
+    [(undone_ply, undone_seat, undone_notation, reason, _)] = journal.undos(journal.games()[0].id)
+    assert (undone_ply, undone_seat, undone_notation, reason) == (ply, seat, notation, "undo")
+    expected = session.snapshot
+    journal2, restored = resumed_session(tmp_path)
+    assert restored.snapshot.history == expected.history and restored.snapshot.state == expected.state
+    take_back_one(restored)
+    assert journal2.games()[0].undone == 2
+    journal3, again = resumed_session(tmp_path)
+    assert again.snapshot.history == restored.snapshot.history
+
+
+def test_a_new_game_leaves_the_unfinished_one_stopped_in_the_journal(tmp_path):
+    journal = Journal(tmp_path)
+    session = Session(Setup(game="duel", seed=4), journal=journal)
+    play(session, session.snapshot.options[:1])
+    session.apply(NewGame(Setup(game="duel", seed=9)))
+    old, new = sorted(journal.games(), key=lambda g: g.id)
+    assert (old.status, old.decisions) == ("stopped", 1) and new.status == "running"
+    resumed = Journal(tmp_path).resume()
+    assert resumed.game_id == new.id and resumed.setup.seed == 9 and resumed.decisions == 0
+
+
+def test_settings_survive_a_restart(tmp_path):
+    journal = Journal(tmp_path)
+    session = Session(Setup(), journal=journal)
+    session.subscribe(journal.keep_settings)
+    session.apply(ChangeSettings(brightness=0.4, palette="colour-blind"))
+    assert Journal(tmp_path).settings() == {"brightness": 0.4, "palette": "colour-blind"}
+
+
+def test_the_data_directory_comes_from_the_option_then_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv(journal_module.DATA_VARIABLE, str(tmp_path / "env"))
+    assert data_dir(str(tmp_path / "opt")) == tmp_path / "opt"
+    assert data_dir() == tmp_path / "env"
+    monkeypatch.delenv(journal_module.DATA_VARIABLE)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert data_dir() == tmp_path / "xdg" / "azul-table"
+
+
+# Damaged, full and read-only storage ---------------------------------------------------------------
+
+
+def moved_aside(directory):
+    """The unreadable journals moved aside in ``directory`` (not their WAL companions)."""
+    return [path for path in directory.glob(f"{DATABASE_NAME}.unreadable-*")
+            if not path.name.endswith(("-wal", "-shm"))]
+
+
+def test_a_file_that_is_not_a_database_is_moved_aside_not_overwritten(tmp_path):
+    damaged = tmp_path / DATABASE_NAME
+    damaged.write_bytes(b"these bytes were never an SQLite database" * 100)
+    journal = Journal(tmp_path)
+    assert "could not be read" in journal.notice and "moved to" in journal.notice
+    [kept] = moved_aside(tmp_path)
+    assert kept.read_bytes() == b"these bytes were never an SQLite database" * 100
+    assert str(kept) in journal.notice
+    Session(Setup(seed=3), journal=journal)
+    assert len(journal.games()) == 1
+
+
+def test_a_database_with_damaged_pages_is_moved_aside(tmp_path):
+    journal = Journal(tmp_path)
+    play(Session(Setup(seed=3), journal=journal), ["P1"])
+    journal.close()
+    path = tmp_path / DATABASE_NAME
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = bytearray(path.read_bytes())
+    page_size = int.from_bytes(data[16:18], "big")
+    data[page_size:] = bytes(0xA5 for _ in range(len(data) - page_size))
+    path.write_bytes(bytes(data))
+    fresh = Journal(tmp_path)
+    assert fresh.notice and "moved to" in fresh.notice
+    assert fresh.resume() is None and fresh.games() == []
+    assert len(moved_aside(tmp_path)) == 1
+
+
+def test_a_journal_from_a_newer_program_is_refused_and_left_alone(tmp_path):
+    Journal(tmp_path).close()
+    with sqlite3.connect(tmp_path / DATABASE_NAME) as db:
+        db.execute("PRAGMA user_version = 99")
+    before = (tmp_path / DATABASE_NAME).read_bytes()
+    with pytest.raises(JournalError, match="schema version 99, newer"):
+        Journal(tmp_path)
+    assert (tmp_path / DATABASE_NAME).read_bytes() == before
+
+
+def test_a_full_disk_refuses_the_move_and_loses_no_accepted_one(tmp_path):
+    journal = Journal(tmp_path)
+    session = Session(Setup(seed=8), journal=journal)
+    pages = journal._db.execute("PRAGMA page_count").fetchone()[0]
+    journal._db.execute(f"PRAGMA max_page_count = {pages + 2}")  # the storage fills up after a few moves
+    refusal = None
+    while refusal is None:
+        before = session.snapshot
+        move = before.options[0]
+        try:
+            session.apply(Play(before.current_player, move))
+        except CommandRejected as error:
+            refusal = error
+    assert isinstance(refusal, JournalError)
+    assert "full" in str(refusal) and f"save the move {move}" in str(refusal) and "not played" in str(refusal)
+    after = session.snapshot
+    assert after.state == before.state and after.history == before.history and after.flash is not None
+    journal._db.execute("PRAGMA max_page_count = 1000000")  # space freed: the same move now goes through
+    session.apply(Play(after.current_player, move))
+    _, restored = resumed_session(tmp_path)
+    assert restored.snapshot.history == session.snapshot.history
+    assert restored.snapshot.state == session.snapshot.state
+
+
+@contextlib.contextmanager
+def read_only(paths):
+    """Make ``paths`` unwritable for this user; root writes through permissions, so it gets immutable files."""
+    if os.geteuid() == 0:
+        if shutil.which("chattr") is None:
+            pytest.skip("running as root without chattr: cannot make a directory read-only")
+        switch = [["chattr", "+i", str(p)] for p in paths], [["chattr", "-i", str(p)] for p in paths]
+    else:
+        switch = ([["chmod", "a-w", str(p)] for p in paths], [["chmod", "u+w", str(p)] for p in paths])
+    try:
+        for command in switch[0]:
+            if subprocess.run(command, capture_output=True).returncode != 0:
+                pytest.skip(f"cannot make {command[-1]} read-only here")
+        yield
+    finally:
+        for command in switch[1]:
+            subprocess.run(command, capture_output=True)
+
+
+def run_table(directory, *args, stdin="show\n"):
+    return subprocess.run([str(AZUL_TABLE), "--console", "--no-terminal", "--data", str(directory), *args],
+                          input=stdin, capture_output=True, text=True, timeout=60)
+
+
+def test_a_read_only_data_directory_stops_the_table_with_a_clear_error(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    played = tmp_path / "played"
+    journal = Journal(played)
+    play(Session(Setup(seed=2), journal=journal), ["P1"])
+    journal.close()
+    kept = {path.name: path.read_bytes() for path in played.iterdir()}
+    with read_only([empty, played, *played.iterdir()]):
+        for directory in (empty, played):
+            result = run_table(directory)
+            assert result.returncode == 2, result.stderr
+            assert "cannot write the journal" in result.stderr and "--data" in result.stderr
+            assert "ready" not in result.stdout
+    assert {path.name: path.read_bytes() for path in played.iterdir()} == kept
+
+
+def test_the_program_resumes_and_reports_a_moved_aside_journal(tmp_path):
+    (tmp_path / DATABASE_NAME).write_text("not a database")
+    first = run_table(tmp_path, "--seed", "6", stdin="P2\n")
+    assert "could not be read" in first.stderr and "moved to" in first.stderr
+    assert first.stdout.splitlines() == ["ready 0", "ok 1 P2"]
+    second = run_table(tmp_path)
+    assert "resuming game 1 after 1 decisions" in second.stderr
+    assert second.stdout.splitlines()[0] == "ready 1"
+    assert json.loads(Journal(tmp_path).export(1).to_json())["moves"] == ["P2"]

@@ -1,0 +1,98 @@
+"""Game records: export then import reproduces every game; damaged records are refused with a reason."""
+import json
+
+import pytest
+
+from firmware_py.journal import Journal
+from firmware_py.records import Record, RecordError, position_snapshot, replay
+from firmware_py.session import Play, Session, Setup
+from journal_games import each_game, random_line, random_setup
+
+GAMES_PER_TYPE = 200
+
+
+@each_game
+def test_export_then_import_reproduces_the_final_scores_of_random_games(tmp_path, game):
+    table, archive = Journal(tmp_path / "table"), Journal(tmp_path / "archive")
+    for seed in range(GAMES_PER_TYPE):
+        setup = random_setup(game, seed)
+        moves, positions = random_line(setup, policy_seed=seed + 1000)
+        final = positions[-1]
+        record = Record(setup, positions[0].to_json(), tuple(moves), tuple(final.scores()), tuple(final.winners()))
+        exported = table.export(table.import_record(record)).to_json()
+        loaded = Record.from_json(exported)
+        again = archive.export(archive.import_record(loaded))
+        assert again.final_scores == tuple(final.scores()), f"seed {seed}"
+        assert again.winners == tuple(final.winners()) and again.moves == tuple(moves) and again.setup == setup
+        assert replay(again)[-1].to_dict() == final.to_dict()
+    assert [g.status for g in archive.games()] == ["finished"] * GAMES_PER_TYPE
+    assert archive.resume() is None, "imported games are never resumed"
+
+
+def test_a_running_game_exports_and_its_replay_reaches_the_same_position(tmp_path):
+    journal = Journal(tmp_path)
+    session = Session(Setup(game="duel", seed=12), journal=journal)
+    for _ in range(25):
+        session.apply(Play(session.snapshot.current_player, session.snapshot.options[-1]))
+    record = Record.from_json(journal.export(journal.games()[0].id).to_json())
+    assert record.final_scores is None
+    snapshot = position_snapshot(record, 25, palette="colour-blind")
+    assert snapshot.state == session.snapshot.state and snapshot.history == session.snapshot.history
+    assert snapshot.setting("palette") == "colour-blind"
+    assert position_snapshot(record, 0).history == ()
+    with pytest.raises(RecordError, match="moves 0-25, not 26"):
+        position_snapshot(record, 26)
+
+
+def test_a_record_with_only_a_seed_deals_the_same_game():
+    setup = random_setup("duel", 3)
+    moves, positions = random_line(setup, 4)
+    text = json.dumps({"format": "azul-table-record", "version": 1, "game": "duel", "seed": 3,
+                       "players": [{"name": "Ada"}, {"name": "Bo"}], "moves": moves,
+                       "final_scores": list(positions[-1].scores())})
+    record = Record.from_json(text)
+    assert record.setup.seats[0].name == "Ada"
+    assert replay(record)[-1].to_dict() == positions[-1].to_dict()
+
+
+def good_record():
+    setup = random_setup("duel", 5)
+    moves, positions = random_line(setup, 6)
+    return json.loads(Record(setup, positions[0].to_json(), tuple(moves), tuple(positions[-1].scores())).to_json())
+
+
+def edited(change):
+    doc = good_record()
+    change(doc)
+    return json.dumps(doc)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("{not json", "not valid JSON"),
+    ('{"format": "azul-table", "game": "duel"}', "not a game record"),
+    (edited(lambda d: d.update(version=7)), "record version 7 is not supported"),
+    (edited(lambda d: d.update(colour="red")), "unknown record fields: colour"),
+    (edited(lambda d: d.update(game="chess")), "unknown game 'chess'"),
+    (edited(lambda d: d["players"].append({"name": "C"})), "for 2-2 players, not 3"),
+    (edited(lambda d: d.update(seed="x", start=None)), '"seed" must be an integer'),
+    (edited(lambda d: d.update(start=None, seed=None)), 'needs a "start" position or a "seed"'),
+    (edited(lambda d: d["start"]["state"].update(round=99)), "start position cannot be loaded"),
+    (edited(lambda d: d["moves"].__setitem__(3, "ZZ9")), "move 4 \\(ZZ9\\) cannot be played"),
+    (edited(lambda d: d["moves"].append(d["moves"][-1])), "comes after the end of the game"),
+    (edited(lambda d: d["moves"].pop()), "do not finish the game"),
+    (edited(lambda d: d.update(final_scores=[s + 1 for s in d["final_scores"]])), "not the recorded final scores"),
+    (edited(lambda d: d.update(final_scores=[1])), '"final_scores" must be a list of 2 integers'),
+    (edited(lambda d: d.update(moves="P1 P2")), '"moves" must be a list'),
+])
+def test_a_damaged_record_is_refused_with_the_reason(tmp_path, text, message):
+    journal = Journal(tmp_path)
+    with pytest.raises(RecordError, match=message):
+        journal.import_record(Record.from_json(text))
+    assert journal.games() == []
+
+
+def test_an_unfinished_record_claiming_no_scores_cannot_pass_for_finished(tmp_path):
+    doc = good_record()
+    doc["final_scores"] = None
+    with pytest.raises(RecordError, match="gives no final scores"):
+        Journal(tmp_path).import_record(Record.from_json(json.dumps(doc)))
