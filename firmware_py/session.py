@@ -247,6 +247,11 @@ class Session:
     def snapshot(self) -> Snapshot:
         return self._snapshot
 
+    @property
+    def journal(self):
+        """The journal keeping this session's games (None when nothing is kept), for the history pages."""
+        return self._journal
+
     def wait_for_change(self, version: int, timeout: float) -> Snapshot:
         """Block until the published version passes ``version`` or ``timeout`` runs out; the latest snapshot."""
         with self._changed:
