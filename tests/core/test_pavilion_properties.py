@@ -8,7 +8,7 @@ import pathlib
 import random
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core_ext import pavilion as pv
@@ -71,6 +71,17 @@ def test_every_step_of_a_random_game(seed, players, side):
         twin = game.copy()
         game.push(chooser.choice(game.legal_moves()))
         assert twin.to_json() == text
+    assert_finished(game)
+
+
+@settings(max_examples=settings().max_examples * 10)
+@given(seed=st.integers(0, 2**64 - 1), players=st.sampled_from([2, 3, 4]), side=st.sampled_from(pv.SIDES))
+def test_thousands_of_games_conserve_tiles_and_scores_at_every_step(seed, players, side):
+    game = pv.Game(players=players, seed=seed, side=side)
+    chooser = random.Random(seed)
+    while not game.is_over():
+        assert_consistent(game.to_dict())
+        game.push_code(chooser.choice(game.legal_codes()))
     assert_finished(game)
 
 
