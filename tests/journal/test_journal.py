@@ -232,3 +232,37 @@ def test_the_program_resumes_and_reports_a_moved_aside_journal(tmp_path):
     assert "resuming game 1 after 1 decisions" in second.stderr
     assert second.stdout.splitlines()[0] == "ready 1"
     assert json.loads(Journal(tmp_path).export(1).to_json())["moves"] == ["P2"]
+
+
+@contextlib.contextmanager
+def small_file_system(path, size):
+    """A tmpfs of ``size`` at ``path``, for a real "no space left" (skipped where mounting is not allowed)."""
+    path.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)], capture_output=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small file system here: {mounted.stderr.decode().strip()}")
+    try:
+        yield lambda new_size: subprocess.run(["mount", "-o", f"remount,size={new_size}", str(path)], check=True)
+    finally:
+        subprocess.run(["umount", str(path)], check=True)
+
+
+def test_a_full_file_system_refuses_moves_and_keeps_every_acknowledged_one(tmp_path):
+    setup = Setup(seed=17)
+    moves, positions = random_line(setup, 3)
+    with small_file_system(tmp_path / "small", "160k") as resize:
+        data = tmp_path / "small" / "table"
+        answers = run_table(data, "--seed", "17", stdin="".join(f"{m}\n" for m in moves)).stdout.splitlines()
+        accepted = [line for line in answers if line.startswith("ok ")]
+        refused = [line for line in answers if line.startswith("refused ")]
+        assert accepted and refused, answers[-3:]
+        assert "full" in refused[0] and "was not played" in refused[0]
+        assert accepted == [f"ok {ply} {move}" for ply, move in enumerate(moves[:len(accepted)], 1)]
+        resize("8m")  # space freed: the table resumes after the last acknowledged move
+        journal = Journal(data)
+        resumed = journal.resume()
+        assert resumed.decisions == len(accepted)
+        assert resumed.game.to_dict() == positions[len(accepted)].to_dict()
+        journal.close()
+        again = run_table(data, stdin=f"{moves[len(accepted)]}\n").stdout.splitlines()
+        assert again == [f"ready {len(accepted)}", f"ok {len(accepted) + 1} {moves[len(accepted)]}"]
