@@ -35,6 +35,8 @@ def parse_flag(text: str) -> tuple:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from web_remote.i18n import LANGUAGES  # the console script is where the table and its remote meet
+
     parser = argparse.ArgumentParser(prog="azul-table", description=__doc__, epilog=HELP)
     parser.add_argument("--rig", help="rig file (TOML); default: the shipped reference rig")
     parser.add_argument("--game", choices=sorted(games.GAMES), default="duel")
@@ -51,7 +53,32 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--console", action="store_true",
                         help="read moves in notation and seat commands from standard input, one a line "
                              "(docs/journal.md)")
+    parser.add_argument("--host", default="0.0.0.0", help="address the phone remote listens on (default: all)")
+    parser.add_argument("--port", type=int, default=8080, help="port of the phone remote (0: any free port)")
+    parser.add_argument("--no-web", action="store_true", help="do not start the phone remote")
+    parser.add_argument("--language", default="en", choices=tuple(LANGUAGES),
+                        help="the table's language on phones that ask for none of ours")
     return parser
+
+
+def start_remote(args, session: Session, hw):
+    """The phone remote in this process, with its address, QR code and host PIN on the terminal."""
+    from web_remote import runner
+    from web_remote.service import RemoteService
+
+    simulated = hw if isinstance(hw, hardware.SimulatedHardware) else None
+    service = RemoteService(session, hardware=simulated, language=args.language,
+                            on_credentials=lambda remote: print(f"azul-table: host PIN {remote.pin}", file=sys.stderr))
+    try:
+        remote = runner.start(service, host=args.host, port=args.port)
+    except OSError as error:
+        print(f"azul-table: no phone remote ({args.host}:{args.port}: {error.strerror or error})", file=sys.stderr)
+        return None
+    print(f"azul-table: phones join at {remote.url}", file=sys.stderr)
+    print(runner.qr_text(remote.url), file=sys.stderr)
+    if simulated is not None:
+        print(f"azul-table: simulator page at {remote.url.removesuffix('join')}simulator/", file=sys.stderr)
+    return remote
 
 
 def open_session(args, setup: Setup, journal: Journal) -> Session:
@@ -96,6 +123,7 @@ def main(argv=None) -> int:
     stopping = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stopping.set())
     table = Table(hw, session)
+    remote = None if args.no_web else start_remote(args, session, hw)
     simulated = isinstance(hw, hardware.SimulatedHardware)
     keyboard = KeyboardButtons(hw) if simulated and not args.console else None
     print(f"azul-table: {games.spec(session.setup.game).title}, {len(session.setup.seats)} seats, "
@@ -115,6 +143,8 @@ def main(argv=None) -> int:
     finally:
         if keyboard is not None:
             keyboard.stop()
+        if remote is not None:
+            remote.close()
         table.close()
         journal.close()
     print("azul-table: stopped, LEDs off", file=sys.stderr)

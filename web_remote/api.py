@@ -1,0 +1,223 @@
+"""The JSON API the page scripts call: state and its event stream, joining, moves, undo, host actions.
+
+Reads are public (observers watch without a seat). Every action names no
+seat: the seat comes from the ``X-Seat-Token`` header, so a phone can act only
+for its own seat. The session decides legality; a refused command changes
+nothing and comes back as 409 with the reason in the phone's language.
+"""
+import concurrent.futures
+
+from flask import Blueprint, Response, current_app, g, jsonify
+
+from firmware_py import games
+from firmware_py.controls import HostMenu
+from firmware_py.session import AI_LEVELS, SEAT_KINDS, AnswerUndo, ChangeSettings, CommandRejected, Play, RequestUndo, Seat, Setup
+from web_remote import guards, i18n
+from web_remote.guards import BadRequest, field, json_body, language, service
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+HEARTBEAT_S = 15.0
+COMMAND_TIMEOUT_S = 10.0
+MAX_NAME = 24
+MAX_NOTATION = 40
+
+
+def payload_cache():
+    return current_app.extensions["azul_payloads"]
+
+
+def _payload_text(snapshot, roster, lang):
+    return payload_cache().encoded(snapshot, roster, lang, service().game_id)
+
+
+def _command(command):
+    """Send ``command`` to the session and wait: the new version. :raise CommandRejected: refused."""
+    try:
+        return service().session.call(command, COMMAND_TIMEOUT_S)
+    except concurrent.futures.TimeoutError:
+        raise BadRequest("error.timeout") from None
+
+
+@bp.errorhandler(CommandRejected)
+def refused(error):
+    return jsonify(error="error.refused", message=i18n.refusal(language(), str(error))), 409
+
+
+# -- reading -------------------------------------------------------------------
+
+
+@bp.get("/state")
+def state():
+    """The public state now (the polling fallback of the event stream)."""
+    snapshot, roster = service().current()
+    return Response(_payload_text(snapshot, roster, language()), mimetype="application/json")
+
+
+@bp.get("/events")
+def events():
+    """Server-sent events: the state now, then again after every change; a comment line as heartbeat."""
+    remote, cache, lang = service(), payload_cache(), language()
+
+    def stream():
+        yield "retry: 2000\n\n"
+        current = remote.current()
+        while current is not None:
+            snapshot, roster = current
+            yield f"data: {cache.encoded(snapshot, roster, lang, remote.game_id)}\n\n"
+            seen = (snapshot.version, roster.version)
+            current = remote.wait_for_change(seen, HEARTBEAT_S)
+            while current is not None and (current[0].version, current[1].version) == seen:
+                yield ": keep-alive\n\n"
+                current = remote.wait_for_change(seen, HEARTBEAT_S)
+
+    return guards.event_stream(stream())
+
+
+@bp.get("/me")
+@guards.seat_required
+def me():
+    """Which seat this token holds (a page checks its stored token with this)."""
+    return jsonify(seat=g.seat, game_id=service().game_id)
+
+
+# -- joining and playing -------------------------------------------------------------
+
+
+@bp.post("/join")
+def join():
+    """Take a free phone seat with the host PIN: ``{pin, seat}`` -> ``{token, seat, game_id}``."""
+    body = json_body()
+    pin = field(body, "pin", str)
+    seat = field(body, "seat", int)
+    token = service().join(pin, seat, guards.client_address())
+    return jsonify(token=token, seat=seat, game_id=service().game_id), 201
+
+
+@bp.post("/move")
+@guards.seat_required
+def move():
+    """Play one option of the pending decision for the token's seat: ``{option, version?}``."""
+    body = json_body()
+    option = field(body, "option", str)
+    if not 0 < len(option) <= MAX_NOTATION:
+        raise BadRequest("error.invalid_field", field="option")
+    version = field(body, "version", int, required=False)
+    return jsonify(version=_command(Play(g.seat, option, version)))
+
+
+@bp.post("/undo")
+@guards.seat_required
+def request_undo():
+    """Ask to take back the last decision (the other players confirm)."""
+    return jsonify(version=_command(RequestUndo(g.seat)))
+
+
+@bp.post("/undo/answer")
+@guards.seat_required
+def answer_undo():
+    """Allow or refuse the open undo request: ``{accept}``."""
+    accept = field(json_body(), "accept", bool)
+    return jsonify(version=_command(AnswerUndo(g.seat, accept)))
+
+
+# -- the host ---------------------------------------------------------------------
+
+
+@bp.post("/host/login")
+def host_login():
+    """``{pin}`` -> ``{host_token}`` for the setup and settings pages."""
+    pin = field(json_body(), "pin", str)
+    return jsonify(host_token=service().host_login(pin, guards.client_address()))
+
+
+@bp.get("/host/pin")
+@guards.host_required
+def host_pin():
+    """The PIN to tell the other players."""
+    return jsonify(pin=service().pin, game_id=service().game_id)
+
+
+def _seat(item, index) -> Seat:
+    if not isinstance(item, dict):
+        raise BadRequest("error.invalid_field", field=f"seats[{index}]")
+    name = field(item, "name", str, required=False, default="").strip()
+    if len(name) > MAX_NAME:
+        raise BadRequest("error.name_too_long", n=MAX_NAME)
+    kind = field(item, "kind", str, choices=SEAT_KINDS)
+    level = field(item, "level", str, choices=AI_LEVELS, required=False, default="normal")
+    return Seat(kind=kind, name=name, level=level)
+
+
+def _flags(spec, given) -> tuple:
+    """The rules flags of the setup form, checked against the game's allowed values."""
+    if not isinstance(given, dict):
+        raise BadRequest("error.invalid_field", field="flags")
+    flags = []
+    for name, value in given.items():
+        if name not in spec.flags:
+            raise BadRequest("error.invalid_field", field=name)
+        if name == "objectives":
+            if value == "random":
+                continue
+            if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+                raise BadRequest("error.invalid_field", field=name)
+            value = tuple(sorted(value, key=_objective_order))
+        if value not in spec.flags[name]:
+            raise BadRequest("error.invalid_field", field=name)
+        flags.append((name, value))
+    return tuple(flags)
+
+
+def _objective_order(objective):
+    """Objectives sort by tablet; the allowed combinations are listed in that order."""
+    from core_ext.duel import OBJECTIVES
+
+    return OBJECTIVES.index(objective) if objective in OBJECTIVES else len(OBJECTIVES)
+
+
+@bp.post("/host/setup")
+@guards.host_required
+def host_setup():
+    """Start a new game from the setup wizard; answers the new PIN and a new host token."""
+    body = json_body()
+    game = field(body, "game", str, choices=tuple(games.GAMES))
+    spec = games.spec(game)
+    items = field(body, "seats", list)
+    if not spec.min_players <= len(items) <= spec.max_players:
+        raise BadRequest("error.seat_count", min=spec.min_players, max=spec.max_players)
+    seats = tuple(_seat(item, index) for index, item in enumerate(items))
+    flags = _flags(spec, field(body, "flags", dict, required=False, default={}))
+    settings = _settings_change(body)
+    lang = field(body, "language", str, choices=tuple(i18n.LANGUAGES), required=False, default=service().language)
+    setup = Setup(game=game, seats=seats, flags=flags)
+    _command(settings)
+    token = service().new_game(setup, lang)
+    return jsonify(host_token=token, pin=service().pin, game_id=service().game_id), 201
+
+
+@bp.post("/host/settings")
+@guards.host_required
+def host_settings():
+    """Change the brightness cap or the palette: ``{brightness?, palette?}``."""
+    return jsonify(version=_command(_settings_change(json_body())))
+
+
+def _settings_change(body) -> ChangeSettings:
+    """The brightness cap (5-100 %) and palette of a form, as a session command."""
+    brightness = field(body, "brightness", (int, float), required=False)
+    palette = field(body, "palette", str, choices=HostMenu.PALETTES, required=False)
+    if brightness is not None and (isinstance(brightness, bool) or not 0.05 <= brightness <= 1.0):
+        raise BadRequest("error.brightness")
+    return ChangeSettings(brightness=None if brightness is None else float(brightness), palette=palette)
+
+
+@bp.post("/host/release")
+@guards.host_required
+def host_release():
+    """Free a phone seat: ``{seat}``; its old token stops working."""
+    seat = field(json_body(), "seat", int)
+    if not 0 <= seat < len(service().session.snapshot.setup.seats):
+        raise BadRequest("error.invalid_field", field="seat")
+    service().release(seat)
+    return jsonify(released=seat)

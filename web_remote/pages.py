@@ -1,0 +1,92 @@
+"""The HTML pages: live view, join, host setup, settings; the QR code that leads to the join page.
+
+Pages are thin shells: they carry the strings of the phone's language and the
+page scripts draw everything else from the API.
+"""
+import io
+
+import qrcode
+import qrcode.image.svg
+from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
+
+from firmware_py import games
+from firmware_py.controls import HostMenu
+from firmware_py.session import AI_LEVELS, SEAT_KINDS
+from web_remote import i18n
+from web_remote.guards import BadRequest, language, service
+
+bp = Blueprint("pages", __name__)
+
+LANGUAGE_COOKIE_AGE_S = 365 * 24 * 3600
+
+
+def page(template: str, **context):
+    """Render ``template`` with the phone's language, its strings and whether a simulator runs."""
+    lang = language()
+    return render_template(
+        template,
+        lang=lang,
+        strings=i18n.catalogue(lang),
+        t=lambda key, **fields: i18n.translate(lang, key, **fields),
+        languages=i18n.LANGUAGES,
+        simulated=service().hardware is not None,
+        **context,
+    )
+
+
+@bp.get("/")
+def live():
+    """Scoreboard, drawing of the table, move entry for a seated phone."""
+    return page("pages/live.html")
+
+
+@bp.get("/join")
+def join():
+    """PIN and a free seat; observers can go straight to the live view."""
+    return page("pages/join.html")
+
+
+@bp.get("/host")
+def host():
+    """The host's setup wizard (unlocked with the PIN)."""
+    return page(
+        "pages/host.html",
+        games=games.GAMES,
+        seat_kinds=SEAT_KINDS,
+        ai_levels=AI_LEVELS,
+        palettes=HostMenu.PALETTES,
+        objectives=_objective_names(),
+    )
+
+
+@bp.get("/settings")
+def settings():
+    """This phone's language; the table's brightness and palette for the host."""
+    return page("pages/settings.html", palettes=HostMenu.PALETTES)
+
+
+@bp.post("/settings/language")
+def choose_language():
+    """Remember this phone's language in a cookie (a preference, not a credential)."""
+    chosen = request.form.get("language")
+    if chosen not in i18n.LANGUAGES:
+        raise BadRequest("error.invalid_field", field="language")
+    response = make_response(redirect(url_for("pages.settings")))
+    response.set_cookie(i18n.LANGUAGE_COOKIE, chosen, max_age=LANGUAGE_COOKIE_AGE_S, samesite="Lax", httponly=True)
+    return response
+
+
+@bp.get("/qr.svg")
+def qr_code():
+    """A QR code of the join page's address, as this phone reached the server."""
+    image = qrcode.make(url_for("pages.join", _external=True), image_factory=qrcode.image.svg.SvgPathImage, box_size=8)
+    buffer = io.BytesIO()
+    image.save(buffer)
+    return Response(buffer.getvalue(), mimetype="image/svg+xml")
+
+
+def _objective_names():
+    """The Duel objectives by tablet: [(tablet letter, (side a, side b)), ...]."""
+    from core_ext.duel import OBJECTIVES
+
+    return [("ABCD"[tablet], OBJECTIVES[2 * tablet : 2 * tablet + 2]) for tablet in range(len(OBJECTIVES) // 2)]

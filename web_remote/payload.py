@@ -1,0 +1,88 @@
+"""The JSON a phone draws from: one snapshot's public view, in one language.
+
+Every open event stream sends the same payload for a (version, roster,
+language), so it is built once and shared: with eight phones watching, a move
+costs one build per language, not one per phone.
+"""
+import functools
+import json
+import threading
+
+from firmware_py import games
+from web_remote import i18n
+
+HISTORY_SHOWN = 12
+
+
+def build(snapshot, roster, language: str, game_id: str) -> dict:
+    """The phone's view of ``snapshot``: public state, seats, options and log in words."""
+    setup = snapshot.setup
+    game = setup.game
+    t = functools.partial(i18n.translate, language)
+    first = max(0, len(snapshot.history) - HISTORY_SHOWN)
+    return {
+        "version": snapshot.version,
+        "roster": roster.version,
+        "game_id": game_id,
+        "language": language,
+        "game": game,
+        "title": t(f"game.{game}"),
+        "round": snapshot.state.get("round"),
+        "pending": snapshot.pending,
+        "pending_label": i18n.pending_label(language, game, snapshot.pending),
+        "current_player": snapshot.current_player,
+        "seats": [
+            {
+                "name": seat.name or t("seat.default", n=index + 1),
+                "kind": seat.kind,
+                "kind_label": t(f"kind.{seat.kind}"),
+                "level": seat.level,
+                "score": snapshot.scores[index],
+                "taken": index in roster.taken,
+            }
+            for index, seat in enumerate(setup.seats)
+        ],
+        "moves": len(snapshot.history),
+        "history": [
+            {"number": first + offset + 1, "seat": seat, "notation": notation,
+             "label": i18n.option_label(language, game, notation)}
+            for offset, (seat, notation) in enumerate(snapshot.history[first:])
+        ],
+        "options": [{"notation": option, "label": i18n.option_label(language, game, option)}
+                    for option in snapshot.options],
+        "over": snapshot.over,
+        "winners": list(snapshot.winners),
+        "breakdown": [
+            [{"label": i18n.breakdown_label(language, part["label"]), "points": part["points"]} for part in parts]
+            for parts in snapshot.breakdown
+        ],
+        "flash": None if snapshot.flash is None else {
+            "seat": snapshot.flash[0], "message": i18n.refusal(language, snapshot.flash[1])},
+        "undo_request": snapshot.undo_request,
+        "settings": dict(snapshot.settings),
+        "flags": {name: value for name, value in setup.flags},
+        "state": games.spec(game).public(snapshot.state),
+    }
+
+
+class PayloadCache:
+    """The encoded payloads of the newest (version, roster) for each language."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._key = None
+        self._encoded = {}
+
+    def encoded(self, snapshot, roster, language: str, game_id: str) -> str:
+        """The payload as JSON text, built at most once per (version, roster, language)."""
+        key = (snapshot.version, roster.version, game_id)
+        with self._lock:
+            if key != self._key:
+                self._key, self._encoded = key, {}
+            text = self._encoded.get(language)
+        if text is None:
+            text = json.dumps(build(snapshot, roster, language, game_id), ensure_ascii=False, separators=(",", ":"))
+            with self._lock:
+                if key == self._key:
+                    self._encoded[language] = text
+        return text

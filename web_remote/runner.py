@@ -1,0 +1,83 @@
+"""The phone remote inside the table's process: waitress on a thread, its address and QR code.
+
+``azul-table`` calls :func:`start`; tests and benchmarks use it too, on port 0.
+"""
+import io
+import socket
+import threading
+
+import qrcode
+
+from web_remote import create_app, serve
+from web_remote.service import RemoteService
+
+STOP_TIMEOUT_S = 3.0
+LOOP_TURN_S = 0.2
+
+
+def lan_address() -> str:
+    """This machine's first non-loopback IPv4 address (what phones on the Wi-Fi can reach), else 127.0.0.1."""
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        infos = []
+    for info in infos:
+        address = info[4][0]
+        if not address.startswith("127."):
+            return address
+    return "127.0.0.1"
+
+
+def qr_text(url: str) -> str:
+    """``url`` as a QR code of block characters, scannable from a terminal."""
+    code = qrcode.QRCode(border=1, error_correction=qrcode.constants.ERROR_CORRECT_M)
+    code.add_data(url)
+    code.make(fit=True)
+    out = io.StringIO()
+    code.print_ascii(out=out, invert=True)
+    return out.getvalue()
+
+
+class RunningRemote:
+    """A started web remote: ``url`` of its join page, ``service``, ``close()``."""
+
+    def __init__(self, service: RemoteService, server, url: str):
+        self.service = service
+        self.server = server
+        self.url = url
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._serve, name="web", daemon=True)
+        self._thread.start()
+
+    def _serve(self):
+        """waitress's socket loop, in short turns so that :meth:`close` can stop it between them."""
+        from waitress import wasyncore
+
+        while not self._stopping.is_set():
+            wasyncore.loop(timeout=LOOP_TURN_S, map=self.server._map, count=1)
+
+    @property
+    def port(self) -> int:
+        return self.server.effective_port
+
+    def close(self):
+        """End the event streams and let the workers finish, then stop the loop and close every socket.
+
+        Sockets are closed only after the loop thread has left ``select``, so it
+        never waits on a closed descriptor.
+        """
+        from waitress import wasyncore
+
+        self.service.close()
+        self.server.task_dispatcher.shutdown(timeout=STOP_TIMEOUT_S)
+        self._stopping.set()
+        self._thread.join(STOP_TIMEOUT_S)
+        self.server.close()
+        wasyncore.close_all(self.server._map)
+
+
+def start(service: RemoteService, host: str = "0.0.0.0", port: int = 8080) -> RunningRemote:
+    """Serve the remote for ``service`` on a daemon thread; returns at once."""
+    server = serve(create_app(service), host=host, port=port)
+    shown = lan_address() if host in ("0.0.0.0", "") else host
+    return RunningRemote(service, server, f"http://{shown}:{server.effective_port}/join")

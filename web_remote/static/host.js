@@ -1,0 +1,124 @@
+"use strict";
+// The host's setup wizard: unlocked with the PIN, starts a new game with fresh PIN and tokens.
+(() => {
+  const { t, show, call, element } = Remote;
+  const $ = (id) => document.getElementById(id);
+
+  async function unlocked() {
+    $("login-form").hidden = true;
+    $("host-tools").hidden = false;
+    const answer = await call("/api/host/pin", { method: "GET", host: Remote.hostToken() });
+    $("pin-now").textContent = answer.pin;
+    await listSeats();
+  }
+
+  async function listSeats() {
+    const payload = await call("/api/state", { method: "GET" });
+    $("brightness").value = String(Math.round(payload.settings.brightness * 100));
+    $("palette").value = payload.settings.palette;
+    const items = payload.seats.map((seat, index) => {
+      const item = element("li", {}, `${seat.name} (${seat.kind_label})${seat.taken ? ` – ${t("join.taken")}` : ""} `);
+      if (seat.taken) {
+        const release = element("button", { type: "button", class: "secondary", "data-seat": index }, t("host.release"));
+        release.addEventListener("click", async () => {
+          try {
+            await call("/api/host/release", { body: { seat: index }, host: Remote.hostToken() });
+            await listSeats();
+          } catch (error) {
+            show(error.message);
+          }
+        });
+        item.appendChild(release);
+      }
+      return item;
+    });
+    $("seat-list").replaceChildren(...items);
+  }
+
+  function showSeatRows() {
+    const game = $("game").selectedOptions[0];
+    const count = Number($("seat-count").value);
+    document.querySelectorAll(".seat-row").forEach((row) => {
+      row.hidden = Number(row.dataset.seat) >= count;
+      row.querySelector(".seat-level").hidden = row.querySelector(".seat-kind").value !== "ai";
+    });
+    document.querySelectorAll("fieldset.rules").forEach((rules) => {
+      rules.hidden = rules.dataset.game !== game.value;
+    });
+    $("objective-choice").hidden = $("objectives-mode").value !== "chosen";
+  }
+
+  function chooseGame() {
+    const game = $("game").selectedOptions[0];
+    const counts = [];
+    for (let n = Number(game.dataset.min); n <= Number(game.dataset.max); n += 1) {
+      counts.push(element("option", { value: String(n) }, String(n)));
+    }
+    $("seat-count").replaceChildren(...counts);
+    showSeatRows();
+  }
+
+  function setupForm() {
+    const game = $("game").value;
+    const count = Number($("seat-count").value);
+    const seats = [...document.querySelectorAll(".seat-row")].slice(0, count).map((row) => ({
+      name: row.querySelector(".seat-name").value,
+      kind: row.querySelector(".seat-kind").value,
+      level: row.querySelector(".seat-level").value,
+    }));
+    const flags = {};
+    if (game === "duel") {
+      flags.stack_reveal = $("stack-reveal").value;
+      flags.objectives = $("objectives-mode").value === "random"
+        ? "random"
+        : [...document.querySelectorAll(".objective")].map((select) => select.value).filter(Boolean);
+    } else {
+      flags.side = $("side").value;
+    }
+    return {
+      game, seats, flags,
+      brightness: Number($("brightness").value) / 100,
+      palette: $("palette").value,
+      language: $("table-language").value,
+    };
+  }
+
+  $("login-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const answer = await call("/api/host/login", { body: { pin: $("host-pin").value } });
+      Remote.setHostToken(answer.host_token);
+      show("");
+      await unlocked();
+    } catch (error) {
+      show(error.message);
+    }
+  });
+
+  $("setup-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const answer = await call("/api/host/setup", { body: setupForm(), host: Remote.hostToken() });
+      Remote.setHostToken(answer.host_token);
+      Remote.setSeat(null);
+      $("pin-now").textContent = answer.pin;
+      show(t("host.started", { pin: answer.pin }), "info");
+      await listSeats();
+    } catch (error) {
+      show(error.message);
+    }
+  });
+
+  $("game").addEventListener("change", chooseGame);
+  $("seat-count").addEventListener("change", showSeatRows);
+  $("objectives-mode").addEventListener("change", showSeatRows);
+  document.querySelectorAll(".seat-kind").forEach((select) => select.addEventListener("change", showSeatRows));
+  chooseGame();
+  if (Remote.hostToken()) {
+    unlocked().catch(() => {
+      Remote.setHostToken(null);
+      $("login-form").hidden = false;
+      $("host-tools").hidden = true;
+    });
+  }
+})();

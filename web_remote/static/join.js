@@ -1,0 +1,50 @@
+"use strict";
+// Join: the host PIN and a free phone seat give this phone a seat token.
+(() => {
+  const { t, show, call, element } = Remote;
+  let gameId = null;
+
+  function seatChoice(seat, index) {
+    const free = seat.kind === "phone" && !seat.taken;
+    const label = element("label", { class: free ? "seat free" : "seat" });
+    const radio = element("input", { type: "radio", name: "seat", value: String(index), id: `seat-${index}` });
+    radio.disabled = !free;
+    label.appendChild(radio);
+    let state = t("join.free");
+    if (seat.kind !== "phone") state = seat.kind_label;
+    else if (seat.taken) state = t("join.taken");
+    label.appendChild(document.createTextNode(` ${seat.name} – ${state}`));
+    return label;
+  }
+
+  async function load() {
+    const payload = await call("/api/state", { method: "GET" });
+    gameId = payload.game_id;
+    const choices = payload.seats.map(seatChoice);
+    const seats = document.getElementById("seats");
+    seats.replaceChildren(...choices);
+    if (!choices.some((choice) => !choice.querySelector("input").disabled)) {
+      seats.appendChild(element("p", {}, t("join.no_free_seat")));
+    }
+  }
+
+  document.getElementById("join-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const chosen = document.querySelector("input[name=seat]:checked");
+    if (!chosen) {
+      show(t("join.pick_seat"));
+      return;
+    }
+    try {
+      const pin = document.getElementById("pin").value;
+      const answer = await call("/api/join", { body: { pin, seat: Number(chosen.value) } });
+      Remote.setSeat({ token: answer.token, seat: answer.seat, game_id: answer.game_id || gameId });
+      window.location.assign("/");
+    } catch (error) {
+      show(error.message);
+      load();
+    }
+  });
+
+  load().catch((error) => show(error.message));
+})();

@@ -1,0 +1,188 @@
+"use strict";
+// The live view: follows the table through server-sent events (polling while the stream is down),
+// draws it, and offers the seat's options as large buttons.
+(() => {
+  const { t, show, call, element } = Remote;
+  const POLL_MS = 2000;
+  let payload = null;
+  let held = Remote.seat();
+  let pollTimer = null;
+
+  const $ = (id) => document.getElementById(id);
+
+  function mySeat() {
+    return held && payload && held.game_id === payload.game_id ? held.seat : null;
+  }
+
+  function seatName(seat) {
+    return payload.seats[seat].name;
+  }
+
+  function renderStatus(mine) {
+    $("title").textContent = payload.title;
+    $("round").textContent = payload.round ? t("live.round", { round: payload.round }) : "";
+    $("who").textContent = mine === null ? t("live.watching") : t("live.you_are", { name: seatName(mine) });
+    const current = payload.current_player;
+    let turn = t("over.title");
+    if (!payload.over && current !== null) {
+      turn = current === mine
+        ? t("live.your_turn", { decision: payload.pending_label })
+        : t("live.turn", { name: seatName(current), decision: payload.pending_label });
+    }
+    $("turn").textContent = turn;
+    $("join-link").hidden = mine !== null;
+  }
+
+  function renderScores() {
+    const rows = payload.seats.map((seat, index) => {
+      const row = element("tr", { "data-seat": index, class: index === payload.current_player ? "turn" : "" });
+      row.appendChild(element("td", {}, `${seat.name} (${seat.kind_label})`));
+      row.appendChild(element("td", { class: "score" }, String(seat.score)));
+      return row;
+    });
+    $("scoreboard").tBodies[0].replaceChildren(...rows);
+  }
+
+  async function play(option, buttons) {
+    buttons.forEach((button) => { button.disabled = true; });
+    try {
+      await call("/api/move", { body: { option, version: payload.version }, seatToken: held.token });
+      show("");
+    } catch (error) {
+      show(error.message);
+      buttons.forEach((button) => { button.disabled = false; });
+    }
+  }
+
+  function renderOptions(mine) {
+    const yours = mine !== null && !payload.over && payload.current_player === mine;
+    $("options-section").hidden = !yours;
+    if (!yours) {
+      $("options").replaceChildren();
+      return;
+    }
+    const buttons = payload.options.map((option) => {
+      const button = element("button", { type: "button", class: "option big", "data-option": option.notation });
+      button.appendChild(element("span", { class: "option-label" }, option.label));
+      button.appendChild(element("span", { class: "notation" }, option.notation));
+      return button;
+    });
+    buttons.forEach((button) => button.addEventListener("click", () => play(button.dataset.option, buttons)));
+    $("options").replaceChildren(...buttons);
+  }
+
+  function renderUndo(mine) {
+    const asking = payload.undo_request;
+    $("undo").hidden = asking === null;
+    $("undo-request").hidden = mine === null || payload.over || payload.moves === 0 || asking !== null;
+    if (asking === null) return;
+    const answering = mine !== null && mine !== asking;
+    $("undo-text").textContent = mine === asking ? t("undo.waiting") : t("undo.asked", { name: seatName(asking) });
+    $("undo-accept").hidden = !answering;
+    $("undo-decline").hidden = !answering;
+  }
+
+  function renderOver() {
+    $("over").hidden = !payload.over;
+    if (!payload.over) return;
+    const names = payload.winners.map(seatName).join(", ");
+    $("winners").textContent = payload.winners.length > 1 ? t("over.shared", { names }) : t("over.winner", { names });
+    const labels = [];
+    payload.breakdown.forEach((parts) => parts.forEach((part) => {
+      if (!labels.includes(part.label)) labels.push(part.label);
+    }));
+    const head = element("tr");
+    head.appendChild(element("th", {}, t("over.part")));
+    payload.seats.forEach((seat) => head.appendChild(element("th", {}, seat.name)));
+    const rows = labels.map((label) => {
+      const row = element("tr");
+      row.appendChild(element("td", {}, label));
+      payload.breakdown.forEach((parts) => {
+        const part = parts.find((item) => item.label === label);
+        row.appendChild(element("td", { class: "score" }, part ? String(part.points) : "–"));
+      });
+      return row;
+    });
+    const total = element("tr", { class: "total" });
+    total.appendChild(element("th", {}, t("over.total")));
+    payload.seats.forEach((seat) => total.appendChild(element("th", { class: "score" }, String(seat.score))));
+    $("breakdown").replaceChildren(head, ...rows, total);
+  }
+
+  function renderHistory() {
+    if (!payload.history.length) {
+      $("history").replaceChildren(element("li", { class: "empty" }, t("live.no_moves")));
+      return;
+    }
+    const items = payload.history.slice().reverse().map((entry) => {
+      const item = element("li", { value: entry.number });
+      item.appendChild(element("span", { class: "who" }, `${seatName(entry.seat)}: `));
+      item.appendChild(element("span", { class: "notation" }, entry.notation));
+      item.appendChild(element("span", { class: "move-label" }, ` (${entry.label})`));
+      return item;
+    });
+    $("history").replaceChildren(...items);
+  }
+
+  function render(next) {
+    if (payload && next.game_id === payload.game_id && next.version < payload.version) return;
+    payload = next;
+    if (held && held.game_id !== payload.game_id) {
+      Remote.setSeat(null);
+      held = null;
+    }
+    const mine = mySeat();
+    renderStatus(mine);
+    renderScores();
+    renderOptions(mine);
+    renderUndo(mine);
+    renderOver();
+    renderHistory();
+    Board.draw($("board"), payload);
+    document.body.dataset.version = String(payload.version);
+  }
+
+  function setLive(isLive) {
+    $("connection").textContent = isLive ? t("live.connection_live") : t("live.connection_polling");
+    $("connection").className = isLive ? "connection live" : "connection polling";
+    if (isLive && pollTimer !== null) {
+      clearInterval(pollTimer);
+      pollTimer = null;
+    } else if (!isLive && pollTimer === null) {
+      pollTimer = setInterval(poll, POLL_MS);
+    }
+  }
+
+  async function poll() {
+    try {
+      render(await call("/api/state", { method: "GET" }));
+    } catch (error) {
+      show(error.message);
+    }
+  }
+
+  function connect() {
+    const source = new EventSource("/api/events");
+    source.onmessage = (event) => {
+      setLive(true);
+      render(JSON.parse(event.data));
+    };
+    source.onerror = () => setLive(false);
+  }
+
+  async function undo(path, body) {
+    try {
+      await call(path, { body, seatToken: held.token });
+      show("");
+    } catch (error) {
+      show(error.message);
+    }
+  }
+
+  $("undo-request").addEventListener("click", () => undo("/api/undo", {}));
+  $("undo-accept").addEventListener("click", () => undo("/api/undo/answer", { accept: true }));
+  $("undo-decline").addEventListener("click", () => undo("/api/undo/answer", { accept: false }));
+  setLive(false);
+  poll();
+  connect();
+})();
