@@ -26,7 +26,7 @@ from libc.string cimport memset
 from core_ext._move cimport Move as _MoveBase
 from core_ext._shared cimport bag_draw, rng_below, rng_next
 
-from core_ext import envelope, notation
+from core_ext import envelope, game_api, notation
 from core_ext._shared import seed_state
 from core_ext.errors import IllegalMoveError, InvalidMoveError, InvalidStateError
 
@@ -892,8 +892,7 @@ cdef class Game:
 
     def winner(self):
         """The single winner, or None while running or on a shared victory."""
-        won = self.winners()
-        return won[0] if len(won) == 1 else None
+        return game_api.single_winner(self.winners())
 
     def final_breakdown(self):
         """Per seat, once the game is over: the score after the round-6 passes, each
@@ -936,26 +935,14 @@ cdef class Game:
     def push_code(self, int code):
         """Play the option ``code``; raises :class:`IllegalMoveError` if it is not legal now."""
         if not is_legal(&self.s, code):
-            raise IllegalMoveError(self._illegal_message(code))
+            text = str(Move.from_code(code)) if 0 <= code < NCODES else str(code)
+            raise IllegalMoveError(game_api.illegal_message(text, self))
         apply_move(&self.s, code)
         settle(&self.s)
 
     def push(self, move):
         """Play a :class:`Move` or its notation; the game is unchanged if this raises."""
-        if isinstance(move, str):
-            move = Move.parse(move)
-        elif not isinstance(move, Move):
-            raise InvalidMoveError(f"expected a Summer Pavilion Move or its notation, not {type(move).__name__}")
-        self.push_code((<Move>move).code)
-
-    def _illegal_message(self, int code):
-        text = str(Move.from_code(code)) if 0 <= code < NCODES else str(code)
-        if self.s.pending == P_OVER:
-            return f"{text} is not legal: the game is over"
-        options = [str(m) for m in self.legal_moves()]
-        shown = ", ".join(options[:12]) + (", ..." if len(options) > 12 else "")
-        return (f"{text} is not legal now: player {self.s.current} has a {PENDING[self.s.pending]!r} "
-                f"decision pending, with options {shown}")
+        self.push_code(game_api.move_code(move, Move, "a Summer Pavilion"))
 
     def random_playout(self, seed=None):
         """Play to the end in place with uniformly random options (in C); returns the scores."""
@@ -1048,8 +1035,12 @@ def _tile_letter(int tile):
 # ---------------------------------------------------------------------------
 
 
-def _counts(reader, key, hi):
-    return reader.ints(key, NCOL, 0, hi)
+def _counts(reader, key, hi, tiles):
+    """Per-colour counts read from ``key``, each at most ``hi``, added to the running ``tiles`` tally."""
+    values = reader.ints(key, NCOL, 0, hi)
+    for c in range(NCOL):
+        tiles[c] += values[c]
+    return values
 
 
 cdef void _read_state(State* s, reader) except *:
@@ -1069,15 +1060,12 @@ cdef void _read_state(State* s, reader) except *:
     s.pending = PENDING.index(reader.str("pending", PENDING))
     s.rng = reader.hex64("rng")
     tiles = [0] * NCOL
-    for c, n in enumerate(_counts(reader, "bag", TILES_PER_COLOUR)):
+    for c, n in enumerate(_counts(reader, "bag", TILES_PER_COLOUR, tiles)):
         s.bag[c] = n
-        tiles[c] += n
-    for c, n in enumerate(_counts(reader, "tower", TILES_PER_COLOUR)):
+    for c, n in enumerate(_counts(reader, "tower", TILES_PER_COLOUR, tiles)):
         s.tower[c] = n
-        tiles[c] += n
-    for c, n in enumerate(_counts(reader, "supply", SUPPLY_SPACES)):
+    for c, n in enumerate(_counts(reader, "supply", SUPPLY_SPACES, tiles)):
         s.supply[c] = n
-        tiles[c] += n
     if total6(s.supply) > SUPPLY_SPACES:
         raise InvalidStateError(f"state.supply holds more than {SUPPLY_SPACES} tiles")
     factories = reader.list("factories", s.nfactories)
@@ -1088,9 +1076,8 @@ cdef void _read_state(State* s, reader) except *:
         for c, n in enumerate(factory):
             s.factory[f][c] = n
             tiles[c] += n
-    for c, n in enumerate(_counts(reader, "centre", TILES_PER_COLOUR)):
+    for c, n in enumerate(_counts(reader, "centre", TILES_PER_COLOUR, tiles)):
         s.centre[c] = n
-        tiles[c] += n
     placing = reader.str("placing")
     s.bonus_owed = reader.int("bonus_owed", 0, 6)
     for p, seat in enumerate(reader.objects("seats", nplayers)):
@@ -1098,12 +1085,10 @@ cdef void _read_state(State* s, reader) except *:
         pl.score = seat.int("score", 1, 10_000)
         pl.score_before_final = seat.int("score_before_final", -1, 10_000)
         pl.leftover = seat.int("leftover", 0, NCOL * TILES_PER_COLOUR)
-        for c, n in enumerate(_counts(seat, "hand", TILES_PER_COLOUR)):
+        for c, n in enumerate(_counts(seat, "hand", TILES_PER_COLOUR, tiles)):
             pl.hand[c] = n
-            tiles[c] += n
-        for c, n in enumerate(_counts(seat, "corners", CORNERS)):
+        for c, n in enumerate(_counts(seat, "corners", CORNERS, tiles)):
             pl.corner[c] = n
-            tiles[c] += n
         if total6(pl.corner) > CORNERS:
             raise InvalidStateError(f"state.seats[{p}].corners holds more than {CORNERS} tiles")
         board = seat.list("board", NSTAR)

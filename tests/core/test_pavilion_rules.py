@@ -268,19 +268,13 @@ def test_pass_discards_stop_at_1():
     assert game.scores()[0] == 1
 
 
-def test_payment_choice_lists_every_split_with_at_least_one_natural_tile():
-    game = placing_game("GGPPP")
+@pytest.mark.parametrize("wilds, hand_after, tower_after", [("W3", "G", "PPP"), ("W2", "P", "GPP")])
+def test_payment_choice_lists_every_split_with_at_least_one_natural_tile(wilds, hand_after, tower_after):
+    game = placing_game("GGPPP")  # cost 4 on green: 1 or 2 natural green
     game.push("G@G4")
     assert game.pending == "pay" and legal(game) == ["W2", "W3"]
-    game.push("W3")
-    assert seat(game)["hand"] == counts("G") and game.to_dict()["tower"] == counts("PPP")
-
-
-def test_payment_with_two_wilds():
-    game = placing_game("GGPPP")
-    game.push("G@G4")
-    game.push("W2")
-    assert seat(game)["hand"] == counts("P") and game.to_dict()["tower"] == counts("GPP")
+    game.push(wilds)
+    assert seat(game)["hand"] == counts(hand_after) and game.to_dict()["tower"] == counts(tower_after)
 
 
 def test_placement_needs_a_natural_tile_and_wilds_only_on_their_colour():
