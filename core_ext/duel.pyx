@@ -980,6 +980,14 @@ cdef void redetermine_state(State* s) noexcept nogil:
         for i in range(s.ndrawn):
             pool[npool] = s.drawn[i]
             npool += 1
+    # the pool in plate-id order, so the result cannot depend on the hidden order it was gathered in
+    for i in range(1, npool):
+        tmp = pool[i]
+        j = i - 1
+        while j >= 0 and pool[j] > tmp:
+            pool[j + 1] = pool[j]
+            j -= 1
+        pool[j + 1] = tmp
     # constrained places first: each takes a random pooled plate of its back's type
     if drawn_hidden:
         for i in range(s.ndrawn):
