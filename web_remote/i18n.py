@@ -6,6 +6,7 @@ made one, else the best match of its Accept-Language header, else the table's
 language.
 """
 import functools
+import importlib
 import json
 import re
 from pathlib import Path
@@ -40,16 +41,8 @@ def pick_language(request, default: str) -> str:
 # -- words for the game ----------------------------------------------------------
 
 
-def colour_name(language: str, letter: str) -> str:
-    return translate(language, f"colour.{letter}")
-
-
-def _colours(language: str, letters) -> str:
-    return ", ".join(colour_name(language, letter) for letter in letters)
-
-
-def _chip(language: str, face: str) -> str:
-    return "/".join(colour_name(language, letter) for letter in face)
+def colour_name(language: str, game: str, letter: str) -> str:
+    return translate(language, f"colour.{game}.{letter}")
 
 
 def _duel_option(language: str, move) -> str:
@@ -58,13 +51,14 @@ def _duel_option(language: str, move) -> str:
 
     kind = move.kind
     t = functools.partial(translate, language)
+    colour = functools.partial(colour_name, language, "duel")
     if kind in ("display", "draw", "stop", "nopay"):
         return t(f"option.{kind}", n=move.display)
     if kind == "sun":
-        colour = colour_name(language, COLOURS[move.colour])
-        return t("option.sun_large", colour=colour) if move.factory == 0 else t("option.sun", n=move.factory, colour=colour)
+        name = colour(COLOURS[move.colour])
+        return t("option.sun_large", colour=name) if move.factory == 0 else t("option.sun", n=move.factory, colour=name)
     if kind == "moon":
-        return t("option.moon", colour=colour_name(language, COLOURS[move.colour]))
+        return t("option.moon", colour=colour(COLOURS[move.colour]))
     if kind == "chip":
         return t("option.chip", n=move.factory)
     if kind in ("keep", "under"):
@@ -77,17 +71,37 @@ def _duel_option(language: str, move) -> str:
         row, column = move.cell
         return t("option.tile", row=row, column=column)
     if kind == "order":
-        return t("option.order", colours=_colours(language, [COLOURS[c] for c in move.order]))
-    return t("option.pay", chips=" + ".join(_chip(language, face) for face in move.chips))
+        return t("option.order", colours=", ".join(colour(COLOURS[c]) for c in move.order))
+    chips = " + ".join("/".join(colour(letter) for letter in face) for face in move.chips)
+    return t("option.pay", chips=chips)
+
+
+def _pavilion_option(language: str, move) -> str:
+    """A Summer Pavilion option in words."""
+    from core_ext.pavilion import COLOURS, STARS
+
+    kind = move.kind
+    t = functools.partial(translate, language)
+    if kind in ("pass", "discard"):
+        return t(f"option.pavilion.{kind}")
+    if kind == "pay":
+        return t("option.pavilion.pay", n=move.wilds)
+    colour = colour_name(language, "pavilion", COLOURS[move.colour])
+    if kind == "take":
+        return t("option.pavilion.centre", colour=colour) if move.factory == 0 else t(
+            "option.pavilion.take", n=move.factory, colour=colour)
+    if kind == "place":
+        return t("option.pavilion.place", colour=colour, star=t(f"star.{STARS[move.star]}"), space=move.space)
+    return t(f"option.pavilion.{kind}", colour=colour)
+
+
+OPTION_WORDS = {"duel": ("core_ext.duel", _duel_option), "pavilion": ("core_ext.pavilion", _pavilion_option)}
 
 
 def option_label(language: str, game: str, notation: str) -> str:
-    """An option in words; games without a description here show their notation."""
-    if game == "duel":
-        from core_ext.duel import Move
-
-        return _duel_option(language, Move.parse(notation))
-    return notation
+    """An option in words (its notation stays beside it on the page)."""
+    module, words = OPTION_WORDS[game]
+    return words(language, importlib.import_module(module).Move.parse(notation))
 
 
 def pending_label(language: str, game: str, pending: str) -> str:
@@ -96,18 +110,34 @@ def pending_label(language: str, game: str, pending: str) -> str:
     return translate(language, key) if key in catalogue(language) else translate(language, "pending.other", kind=pending)
 
 
-def _breakdown_keys() -> dict:
+def _objective_key(found):
     from core_ext.duel import OBJECTIVE_LABELS, OBJECTIVES
 
-    keys = {label: f"objective.{name}" for name, label in zip(OBJECTIVES, OBJECTIVE_LABELS)}
-    keys.update({"Rounds 1-5": "breakdown.rounds", "Score floor at 0": "breakdown.floor"})
-    return keys
+    return f"objective.{OBJECTIVES[OBJECTIVE_LABELS.index(found.group(0))]}", {}
+
+
+BREAKDOWN = (
+    (re.compile(r"Rounds 1-(?P<last>\d)"), lambda found: ("breakdown.rounds", found.groupdict())),
+    (re.compile(r"Score floor at (?P<n>\d)"), lambda found: ("breakdown.floor", found.groupdict())),
+    (re.compile(r"All (?P<n>\d)s covered"), lambda found: ("breakdown.number", found.groupdict())),
+    (re.compile(r"Leftover tiles"), lambda found: ("breakdown.leftover", {})),
+    (re.compile(r"Star (?P<star>[A-Z]) complete"), lambda found: ("breakdown.star", {"star": found.group("star")})),
+    (re.compile(r"Horizontal rows|Colourful rows|Vertical rows|Outer fields|Diagonals|Corner plates|Wild fields"
+                r"|Special fields"), _objective_key),
+)
+"""The games' final scoring parts, matched to catalogue keys."""
 
 
 def breakdown_label(language: str, label: str) -> str:
     """A part of the final scoring in words (unknown parts as the game names them)."""
-    key = _breakdown_keys().get(label)
-    return translate(language, key) if key else label
+    for pattern, key_of in BREAKDOWN:
+        found = pattern.fullmatch(label)
+        if found:
+            key, fields = key_of(found)
+            if "star" in fields:
+                fields = {"star": translate(language, f"star.{fields['star']}")}
+            return translate(language, key, **fields)
+    return label
 
 
 REFUSALS = (

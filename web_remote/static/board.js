@@ -3,6 +3,9 @@
 const Board = (() => {
   const NS = "http://www.w3.org/2000/svg";
   const FILL = { B: "#1f4fa8", T: "#27b3c2", R: "#d2382d", Y: "#f0c230", K: "#262626", S: "#d8b27c", W: "#b9a6d6" };
+  const PAVILION_FILL = { P: "#7b3fa0", G: "#2e9b47", O: "#ef7d1a", Y: "#f0c230", B: "#2a66c9", R: "#d2382d" };
+  const PAVILION_COLOURS = "PGOYBR";
+  const PAVILION_STARS = "CORBYGP";
   const SPACE = { B: "#c4d1ee", T: "#c3ecf0", R: "#f2c7c3", Y: "#f8ebbd", K: "#bdbdbd", S: "#ecdcc4", W: "#e4dbef" };
   const LETTER_ON = { B: "#fff", T: "#000", R: "#fff", Y: "#000", K: "#fff", S: "#000", W: "#000" };
   const COLOURS = "BTRYK";
@@ -19,10 +22,10 @@ const Board = (() => {
   }
 
   // A tile with its colour letter as a second cue beside the colour.
-  function tile(parent, x, y, size, letter) {
-    parent.appendChild(svg("rect", { x, y, width: size, height: size, rx: 2, fill: FILL[letter] || "#888", class: `tile tile-${letter}` }));
+  function tile(parent, x, y, size, letter, fills = FILL) {
+    parent.appendChild(svg("rect", { x, y, width: size, height: size, rx: 2, fill: fills[letter] || "#888", class: `tile tile-${letter}` }));
     parent.appendChild(svg("text", {
-      x: x + size / 2, y: y + size * 0.72, "font-size": size * 0.6, "text-anchor": "middle", fill: LETTER_ON[letter] || "#000",
+      x: x + size / 2, y: y + size * 0.72, "font-size": size * 0.6, "text-anchor": "middle", fill: LETTER_ON[letter] || "#fff",
     }, letter));
   }
 
@@ -34,14 +37,18 @@ const Board = (() => {
   }
 
   // Tiles from per-colour counts, in rows of ``perRow``.
-  function counts(parent, x, y, size, perColour, perRow) {
+  function counts(parent, x, y, size, perColour, perRow, letters = COLOURS, fills = FILL) {
     let index = 0;
     perColour.forEach((count, colour) => {
       for (let i = 0; i < count; i += 1) {
-        tile(parent, x + (index % perRow) * (size + 2), y + Math.floor(index / perRow) * (size + 2), size, COLOURS[colour]);
+        tile(parent, x + (index % perRow) * (size + 2), y + Math.floor(index / perRow) * (size + 2), size, letters[colour], fills);
         index += 1;
       }
     });
+  }
+
+  function pavilionCounts(parent, x, y, size, perColour, perRow) {
+    counts(parent, x, y, size, perColour, perRow, PAVILION_COLOURS, PAVILION_FILL);
   }
 
   function plate(parent, x, y, size, spaces) {
@@ -142,23 +149,76 @@ const Board = (() => {
     return top;
   }
 
-  // Games without a drawing of their own: every public field as text, so nothing is left unseen.
-  function generic(container, payload) {
-    const list = Remote.element("dl", { class: "state-list" });
-    for (const [key, value] of Object.entries(payload.state)) {
-      list.appendChild(Remote.element("dt", {}, key));
-      list.appendChild(Remote.element("dd", {}, typeof value === "object" ? JSON.stringify(value) : String(value)));
-    }
-    container.replaceChildren(list);
+  function pavilionCentre(root, state) {
+    const t = Remote.t;
+    const group = svg("g", { class: "centre" });
+    root.appendChild(group);
+    label(group, 4, 12, t("board.wild"));
+    tile(group, 70, 3, 12, state.wild, PAVILION_FILL);
+    state.factories.forEach((factory, index) => {
+      const x = 2 + (index % 5) * 71;
+      const y = 20 + Math.floor(index / 5) * 44;
+      group.appendChild(svg("rect", { x, y, width: 68, height: 40, rx: 6, class: "factory" }));
+      label(group, x + 4, y + 11, t("board.factory", { n: index + 1 }), 8);
+      pavilionCounts(group, x + 4, y + 15, 10, factory, 5);
+    });
+    const top = 20 + Math.ceil(state.factories.length / 5) * 44;
+    label(group, 4, top + 10, t("board.centre"));
+    pavilionCounts(group, 4, top + 14, 10, state.centre, 28);
+    label(group, 4, top + 40, t("board.supply"));
+    pavilionCounts(group, 4, top + 44, 10, state.supply, 28);
+    return top + 62;
+  }
+
+  // One star: six spaces round its middle, each with its ring position; placed tiles in their colour.
+  function star(parent, cx, cy, letter, spaces) {
+    parent.appendChild(svg("text", { x: cx, y: cy + 3, "font-size": 8, "text-anchor": "middle", class: "label" }, letter));
+    [...spaces].forEach((laid, position) => {
+      const angle = (Math.PI / 3) * position - Math.PI / 2;
+      const x = cx + 13 * Math.cos(angle) - 5;
+      const y = cy + 13 * Math.sin(angle) - 5;
+      if (laid === ".") {
+        parent.appendChild(svg("rect", { x, y, width: 10, height: 10, rx: 2, fill: PAVILION_FILL[letter] || "#ddd", "fill-opacity": 0.25, stroke: "#999", "stroke-width": 0.5 }));
+        parent.appendChild(svg("text", { x: x + 5, y: y + 8, "font-size": 7, "text-anchor": "middle", fill: "#555" }, String(position + 1)));
+      } else {
+        tile(parent, x, y, 10, laid, PAVILION_FILL);
+      }
+    });
+  }
+
+  function pavilionSeat(root, seatState, seat, payload, top) {
+    const t = Remote.t;
+    const group = svg("g", { class: "player", transform: `translate(0 ${top})`, "data-seat": seat });
+    root.appendChild(group);
+    const turn = payload.current_player === seat;
+    group.appendChild(svg("rect", { x: 1, y: 0, width: 358, height: 124, rx: 6, class: turn ? "player-box turn" : "player-box" }));
+    const passed = seatState.passed ? ` (${t("board.passed")})` : "";
+    label(group, 6, 12, `${turn ? "▶ " : ""}${payload.seats[seat].name}: ${seatState.score}${passed}`, 10);
+    label(group, 6, 28, t("board.hand"), 8);
+    pavilionCounts(group, 6, 32, 10, seatState.hand, 8);
+    const centreX = 250;
+    const centreY = 62;
+    seatState.board.forEach((spaces, index) => {
+      const angle = (Math.PI / 3) * (index - 1) - Math.PI / 2;
+      const x = index === 0 ? centreX : centreX + 48 * Math.cos(angle);
+      const y = index === 0 ? centreY : centreY + 40 * Math.sin(angle);
+      star(group, x, y, PAVILION_STARS[index], spaces);
+    });
+    return top + 128;
+  }
+
+  function pavilion(root, payload) {
+    const state = payload.state;
+    let top = pavilionCentre(root, state);
+    state.seats.forEach((seatState, seat) => {
+      top = pavilionSeat(root, seatState, seat, payload, top);
+    });
+    return top;
   }
 
   function draw(container, payload) {
-    if (payload.game !== "duel") {
-      generic(container, payload);
-      return;
-    }
     const root = svg("svg", { class: "table-drawing", role: "img" });
-    const height = duel(root, payload);
+    const height = (payload.game === "duel" ? duel : pavilion)(root, payload);
     root.setAttribute("viewBox", `0 0 360 ${height}`);
     container.replaceChildren(root);
   }

@@ -1,0 +1,316 @@
+"""Every API endpoint through the Flask test client, including bad input and cross-seat attempts.
+
+Whatever is refused must leave the game exactly as it was.
+"""
+import json
+
+import pytest
+
+from firmware_py.session import Play
+from web_remote.service import MAX_PIN_FAILURES
+
+
+def unchanged(session, before):
+    after = session.snapshot
+    return after.state == before.state and after.history == before.history
+
+
+# -- reading ------------------------------------------------------------------------
+
+
+def test_observers_read_the_public_state_without_hidden_things(client, session):
+    response = client.get("/api/state")
+    assert response.status_code == 200
+    payload = response.json
+    assert payload["version"] == session.snapshot.version
+    assert [seat["name"] for seat in payload["seats"]] == ["Ada", "Bo"]
+    assert [option["notation"] for option in payload["options"]] == list(session.snapshot.options)
+    state = payload["state"]
+    for hidden in ("rng", "stack", "stack_seen"):
+        assert hidden not in state
+    assert state["stack_size"] == len(session.snapshot.state["stack"])
+    for public, full in zip(state["small_factories"], session.snapshot.state["small_factories"]):
+        assert public["chip"] == (full["chip"] if full["chip_revealed"] else "")
+        assert public["chip_hidden"] == (bool(full["chip"]) and not full["chip_revealed"])
+    assert isinstance(state["chip_supply"], int)
+    assert all(len(row) == 6 for player in state["players"] for row in player["dome_spaces"])
+
+
+def test_the_event_stream_sends_the_state_then_every_change(client, session, phones):
+    response = client.get("/api/events", buffered=False)
+    assert response.mimetype == "text/event-stream"
+    chunks = iter(response.response)
+    assert next(chunks).startswith(b"retry:")
+    first = json.loads(next(chunks).decode().removeprefix("data: "))
+    assert first["version"] == session.snapshot.version
+    seat = session.snapshot.current_player
+    phones.join(seat)
+    roster = json.loads(next(chunks).decode().removeprefix("data: "))
+    assert roster["seats"][seat]["taken"] is True
+    option = session.snapshot.options[0]
+    assert phones.move(seat, option).status_code == 200
+    moved = json.loads(next(chunks).decode().removeprefix("data: "))
+    assert moved["history"][-1]["notation"] == option
+    assert moved["version"] == session.snapshot.version
+    response.close()
+
+
+# -- joining ----------------------------------------------------------------------
+
+
+def test_join_gives_a_seat_token_and_the_seat_is_then_taken(client, service, phones):
+    token = phones.join(0)
+    assert service.seat_of(token) == 0
+    again = client.post("/api/join", json={"pin": service.pin, "seat": 0})
+    assert again.status_code == 409 and again.json["error"] == "error.seat_taken"
+    assert client.get("/api/state").json["seats"][0]["taken"] is True
+    me = client.get("/api/me", headers={"X-Seat-Token": token})
+    assert me.json["seat"] == 0
+
+
+@pytest.mark.parametrize("body, status, error", [
+    ({"pin": "000000x", "seat": 0}, 403, "error.wrong_pin"),
+    ({"seat": 0}, 400, "error.missing_field"),
+    ({"pin": 123456, "seat": 0}, 400, "error.invalid_field"),
+    ({"pin": "PIN", "seat": 5}, 400, "error.no_such_seat"),
+    ({"pin": "PIN", "seat": True}, 400, "error.invalid_field"),
+    ({"pin": "PIN", "seat": "0"}, 400, "error.invalid_field"),
+])
+def test_bad_join_requests_are_refused_with_a_clear_message(client, service, body, status, error):
+    body = {key: service.pin if value == "PIN" else value for key, value in body.items()}
+    response = client.post("/api/join", json=body)
+    assert response.status_code == status
+    assert response.json["error"] == error and response.json["message"]
+    assert not service.roster.taken
+
+
+def test_only_json_objects_are_accepted(client, service):
+    form = client.post("/api/join", data={"pin": service.pin, "seat": "0"})
+    assert form.status_code == 400 and form.json["error"] == "error.json_required"
+    listed = client.post("/api/join", json=[service.pin, 0])
+    assert listed.status_code == 400 and listed.json["error"] == "error.json_required"
+
+
+def test_seats_played_at_the_rig_cannot_be_joined(session, service):
+    from firmware_py.session import NewGame, Seat, Setup
+    from web_remote import create_app
+
+    session.call(NewGame(Setup(game="duel", seats=(Seat(kind="rig"), Seat(kind="phone")))))
+    client = create_app(service, {"TESTING": True}).test_client()
+    response = client.post("/api/join", json={"pin": service.pin, "seat": 0})
+    assert response.status_code == 409 and response.json["error"] == "error.not_a_phone_seat"
+
+
+def test_repeated_wrong_pins_lock_the_client_out(client, service):
+    for _ in range(MAX_PIN_FAILURES):
+        assert client.post("/api/join", json={"pin": "wrong", "seat": 0}).status_code == 403
+    locked = client.post("/api/join", json={"pin": service.pin, "seat": 0})
+    assert locked.status_code == 429 and locked.json["error"] == "error.locked_out"
+    assert not service.roster.taken
+
+
+# -- moves --------------------------------------------------------------------------
+
+
+def test_a_seat_plays_its_options_and_nothing_else(client, session, phones):
+    seat = session.snapshot.current_player
+    other = 1 - seat
+    phones.join(seat)
+    phones.join(other)
+    before = session.snapshot
+
+    cross = phones.move(other, before.options[0])
+    assert cross.status_code == 409 and cross.json["message"].startswith("Not your turn")
+    assert unchanged(session, before)
+
+    assert phones.move(seat, "Q9").status_code == 409
+    assert phones.move(seat, "x" * 41).status_code == 400
+    assert phones.post(seat, "/api/move", {"option": 3}).status_code == 400
+    assert phones.post(seat, "/api/move", {"option": before.options[0], "version": "1"}).status_code == 400
+    assert unchanged(session, before)
+
+    shown = session.snapshot.version  # each refusal above was published (as a flash) under a new version
+    played = phones.move(seat, before.options[0], version=shown)
+    assert played.status_code == 200 and played.json["version"] == session.snapshot.version
+    assert session.snapshot.history == ((seat, before.options[0]),)
+
+    stale = phones.move(session.snapshot.current_player, session.snapshot.options[0], version=shown)
+    assert stale.status_code == 409
+    assert len(session.snapshot.history) == 1
+
+
+def test_actions_need_a_valid_seat_token(client, session):
+    before = session.snapshot
+    missing = client.post("/api/move", json={"option": before.options[0]})
+    assert missing.status_code == 401 and missing.json["error"] == "error.no_token"
+    forged = client.post("/api/move", json={"option": before.options[0]}, headers={"X-Seat-Token": "guess"})
+    assert forged.status_code == 403 and forged.json["error"] == "error.bad_token"
+    for path in ("/api/undo", "/api/undo/answer", "/api/me"):
+        method = client.get if path == "/api/me" else client.post
+        assert method(path, json={"accept": True}).status_code == 401
+    assert unchanged(session, before)
+
+
+def test_requests_from_another_origin_cannot_act(client, session, phones):
+    seat = session.snapshot.current_player
+    phones.join(seat)
+    before = session.snapshot
+    headers = {"X-Seat-Token": phones.tokens[seat], "Origin": "http://elsewhere.example"}
+    response = client.post("/api/move", json={"option": before.options[0]}, headers=headers)
+    assert response.status_code == 403 and response.json["error"] == "error.bad_origin"
+    assert unchanged(session, before)
+    same = client.post("/api/move", json={"option": before.options[0]},
+                       headers={"X-Seat-Token": phones.tokens[seat], "Origin": "http://localhost"})
+    assert same.status_code == 200
+
+
+# -- undo ---------------------------------------------------------------------------
+
+
+def _play_until_undoable(session):
+    """Play first options until the last decision revealed nothing (so it may be undone)."""
+    from firmware_py import games
+
+    for _ in range(200):
+        snapshot = session.snapshot
+        before = session.game.copy()
+        session.call(Play(snapshot.current_player, snapshot.options[0]))
+        if not games.spec("duel").revealed(before, session.game):
+            return
+    raise AssertionError("no undoable decision in 200 moves")
+
+
+def test_undo_is_requested_by_one_seat_and_answered_by_the_other(client, session, phones):
+    phones.join(0)
+    phones.join(1)
+    nothing = phones.post(0, "/api/undo")
+    assert nothing.status_code == 409 and nothing.json["message"] == "There is nothing to undo."
+    _play_until_undoable(session)
+    last_seat = session.snapshot.history[-1][0]
+    other = 1 - last_seat
+    played = session.snapshot
+    assert phones.post(last_seat, "/api/undo").status_code == 200
+    assert session.snapshot.undo_request == last_seat
+    assert client.get("/api/state").json["undo_request"] == last_seat
+    self_answer = phones.post(last_seat, "/api/undo/answer", {"accept": True})
+    assert self_answer.status_code == 409
+    assert phones.post(other, "/api/undo/answer", {"accept": "yes"}).status_code == 400
+    assert session.snapshot.history == played.history
+    assert phones.post(other, "/api/undo/answer", {"accept": True}).status_code == 200
+    assert session.snapshot.history == played.history[:-1]
+
+
+def test_a_refused_undo_keeps_the_move(session, phones):
+    phones.join(0)
+    phones.join(1)
+    _play_until_undoable(session)
+    played = session.snapshot
+    last_seat = played.history[-1][0]
+    phones.post(last_seat, "/api/undo")
+    assert phones.post(1 - last_seat, "/api/undo/answer", {"accept": False}).status_code == 200
+    assert session.snapshot.history == played.history and session.snapshot.undo_request is None
+
+
+# -- the host -----------------------------------------------------------------------
+
+DUEL_SETUP = {
+    "game": "duel",
+    "seats": [{"name": "Cy", "kind": "phone"}, {"name": "Di", "kind": "ai", "level": "hard"}],
+    "flags": {"stack_reveal": "each", "objectives": ["wild", "horizontal", "diagonals"]},
+    "brightness": 0.5,
+    "palette": "colour-blind",
+    "language": "it",
+}
+
+
+def test_the_host_starts_a_new_game_with_fresh_credentials(client, session, service, phones):
+    old_seat_token = phones.join(0)
+    old_pin = service.pin
+    host = phones.host_token()
+    response = client.post("/api/host/setup", json=DUEL_SETUP, headers={"X-Host-Token": host})
+    assert response.status_code == 201, response.json
+    setup = session.snapshot.setup
+    assert [(s.name, s.kind, s.level) for s in setup.seats] == [("Cy", "phone", "normal"), ("Di", "ai", "hard")]
+    assert dict(setup.flags) == {"stack_reveal": "each", "objectives": ("horizontal", "diagonals", "wild")}
+    assert session.snapshot.state["objectives"] == ["horizontal", "diagonals", "wild"]
+    assert (session.snapshot.setting("brightness"), session.snapshot.setting("palette")) == (0.5, "colour-blind")
+    assert service.language == "it"
+    assert response.json["pin"] == service.pin
+    assert service.seat_of(old_seat_token) is None
+    assert client.post("/api/move", json={"option": "P1"}, headers={"X-Seat-Token": old_seat_token}).status_code == 403
+    assert client.get("/api/host/pin", headers={"X-Host-Token": host}).status_code == 403
+    fresh = client.get("/api/host/pin", headers={"X-Host-Token": response.json["host_token"]})
+    assert fresh.json["pin"] == service.pin
+    if service.pin != old_pin:
+        assert client.post("/api/join", json={"pin": old_pin, "seat": 0}).status_code == 403
+
+
+@pytest.mark.parametrize("change, error", [
+    ({"game": "chess"}, "error.invalid_field"),
+    ({"seats": [{"kind": "phone"}]}, "error.seat_count"),
+    ({"seats": [{"kind": "robot"}, {"kind": "phone"}]}, "error.invalid_field"),
+    ({"seats": [{"kind": "phone", "name": "N" * 25}, {"kind": "phone"}]}, "error.name_too_long"),
+    ({"seats": ["phone", "phone"]}, "error.invalid_field"),
+    ({"flags": {"side": "coloured"}}, "error.invalid_field"),
+    ({"flags": {"stack_reveal": "sometimes"}}, "error.invalid_field"),
+    ({"flags": {"objectives": ["horizontal", "colourful", "outer"]}}, "error.invalid_field"),
+    ({"flags": {"objectives": "two"}}, "error.invalid_field"),
+    ({"brightness": 2}, "error.brightness"),
+    ({"brightness": True}, "error.brightness"),
+    ({"palette": "neon"}, "error.invalid_field"),
+    ({"language": "fr"}, "error.invalid_field"),
+])
+def test_bad_setups_are_refused_and_change_nothing(client, session, service, phones, change, error):
+    host = phones.host_token()
+    before, pin = session.snapshot, service.pin
+    response = client.post("/api/host/setup", json={**DUEL_SETUP, **change}, headers={"X-Host-Token": host})
+    assert response.status_code == 400 and response.json["error"] == error, response.json
+    assert session.snapshot.setup == before.setup and session.snapshot.settings == before.settings
+    assert service.pin == pin
+
+
+def test_a_pavilion_game_for_four(client, session, phones):
+    body = {"game": "pavilion", "seats": [{"kind": "phone"}] * 4, "flags": {"side": "monochrome"}}
+    response = client.post("/api/host/setup", json=body, headers={"X-Host-Token": phones.host_token()})
+    assert response.status_code == 201, response.json
+    payload = client.get("/api/state").json
+    assert payload["game"] == "pavilion" and len(payload["seats"]) == 4
+    assert "rng" not in payload["state"]
+    assert all(option["label"] for option in payload["options"])
+
+
+def test_host_actions_need_the_host_token(client, session, service):
+    before = session.snapshot
+    for path in ("/api/host/setup", "/api/host/settings", "/api/host/release"):
+        assert client.post(path, json=DUEL_SETUP).status_code == 401
+        assert client.post(path, json=DUEL_SETUP, headers={"X-Host-Token": "guess"}).status_code == 403
+    assert client.get("/api/host/pin").status_code == 401
+    wrong = client.post("/api/host/login", json={"pin": "nope"})
+    assert wrong.status_code == 403 and wrong.json["message"] == "Wrong PIN."
+    assert session.snapshot.setup == before.setup and session.snapshot.settings == before.settings
+
+
+def test_the_host_changes_settings_and_frees_seats(client, session, service, phones):
+    host = {"X-Host-Token": phones.host_token()}
+    assert client.post("/api/host/settings", json={"brightness": 0.25}, headers=host).status_code == 200
+    assert session.snapshot.setting("brightness") == 0.25
+    assert client.post("/api/host/settings", json={"brightness": 0.01}, headers=host).status_code == 400
+    assert client.post("/api/host/settings", json={"palette": "neon"}, headers=host).status_code == 400
+    assert session.snapshot.setting("brightness") == 0.25
+    token = phones.join(1)
+    assert client.post("/api/host/release", json={"seat": 9}, headers=host).status_code == 400
+    assert client.post("/api/host/release", json={"seat": 1}, headers=host).status_code == 200
+    assert service.seat_of(token) is None
+    phones.join(1)
+
+
+def test_game_over_shows_the_final_scoring_broken_down(client, session):
+    while not session.snapshot.over:
+        snapshot = session.snapshot
+        session.call(Play(snapshot.current_player, snapshot.options[len(snapshot.history) % len(snapshot.options)]))
+    payload = client.get("/api/state", headers={"Accept-Language": "it"}).json
+    assert payload["over"] and payload["options"] == [] and payload["current_player"] is None
+    assert payload["winners"] == list(session.snapshot.winners)
+    assert payload["breakdown"][0][0]["label"] == "Round 1-5"
+    for parts, seat in zip(payload["breakdown"], payload["seats"]):
+        assert sum(part["points"] for part in parts) == seat["score"]
