@@ -13,6 +13,7 @@ from firmware_py.painter import Painter
 
 BLINK_PERIOD_S = 0.5
 FLASH_S = 0.6
+PIN_SHOWN_S = 90.0
 
 
 class TableDisplay:
@@ -25,6 +26,8 @@ class TableDisplay:
         self._snapshot = None
         self._drawn_version = None
         self._flash_until = 0.0
+        self._pin = None
+        self._pin_until = 0.0
         self._thread = None
         self._running = False
         self.frames_drawn = 0
@@ -38,6 +41,14 @@ class TableDisplay:
                 self._flash_until = self._clock() + FLASH_S
             self._snapshot = snapshot
             self._wake.notify_all()
+
+    def show_pin(self, pin: str, seconds: float = PIN_SHOWN_S):
+        """Show the phone remote's host PIN along the bottom of the centre panel for ``seconds``."""
+        with self._wake:
+            self._pin = pin
+            self._pin_until = self._clock() + seconds
+            self._drawn_version = None  # draw again now, even without a new snapshot
+            self._wake.notify()
 
     # -- render thread -------------------------------------------------------
 
@@ -93,6 +104,7 @@ class TableDisplay:
         else:
             self._draw_highlights(painter, layout, snapshot)
         self._draw_flash(painter, snapshot)
+        self._draw_pin(painter)
         leds.show()
         with self._wake:
             self._drawn_version = snapshot.version
@@ -112,6 +124,14 @@ class TableDisplay:
         if seat is None or snapshot.cursors[seat] is None or not snapshot.options:
             return
         layout.draw_highlight(painter, snapshot, snapshot.options[snapshot.cursors[seat]], self.blink_on())
+
+    def _draw_pin(self, painter):
+        """The host PIN on a dark band at the foot of the centre panel, while it is being shown."""
+        if self._pin is None or self._clock() > self._pin_until:
+            return
+        width, height = painter.panel_size("centre")
+        painter.rect("centre", 0, height - 7, width, 7, palette.OFF)
+        painter.text("centre", max(0, (width - 4 * len(self._pin)) // 2), height - 6, self._pin, palette.CURSOR)
 
     def _draw_flash(self, painter, snapshot):
         """A red frame round the seat whose input was refused (the centre for the HOST button)."""

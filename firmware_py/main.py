@@ -61,14 +61,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def start_remote(args, session: Session, hw):
-    """The phone remote in this process, with its address, QR code and host PIN on the terminal."""
+def start_remote(args, table: Table):
+    """The phone remote in this process, with its address and QR code on the terminal and the host
+    PIN on the terminal and the centre panel (again for every game set up from a phone)."""
     from web_remote import runner
     from web_remote.service import RemoteService
 
+    def announce(remote):
+        print(f"azul-table: host PIN {remote.pin}", file=sys.stderr)
+        table.display.show_pin(remote.pin)
+
+    hw = table.hardware
     simulated = hw if isinstance(hw, hardware.SimulatedHardware) else None
-    service = RemoteService(session, hardware=simulated, language=args.language,
-                            on_credentials=lambda remote: print(f"azul-table: host PIN {remote.pin}", file=sys.stderr))
+    service = RemoteService(table.session, hardware=simulated, language=args.language, on_credentials=announce)
     try:
         remote = runner.start(service, host=args.host, port=args.port)
     except OSError as error:
@@ -123,7 +128,7 @@ def main(argv=None) -> int:
     stopping = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stopping.set())
     table = Table(hw, session)
-    remote = None if args.no_web else start_remote(args, session, hw)
+    remote = None if args.no_web else start_remote(args, table)
     simulated = isinstance(hw, hardware.SimulatedHardware)
     keyboard = KeyboardButtons(hw) if simulated and not args.console else None
     print(f"azul-table: {games.spec(session.setup.game).title}, {len(session.setup.seats)} seats, "
