@@ -77,36 +77,36 @@ def field(body: dict, name: str, kind, *, choices=None, required=True, default=N
     return value
 
 
-def seat_required(view):
-    """Run ``view`` with ``g.seat`` set from the seat token header. :raise AccessDenied: 401/403."""
+def _token_required(header: str, missing: str, invalid: str, resolve, name: str):
+    """A view decorator: the token in ``header`` must resolve to a value, kept as ``g.<name>``.
 
-    @functools.wraps(view)
-    def wrapped(*args, **kwargs):
-        token = request.headers.get(SEAT_HEADER)
-        if not token:
-            raise AccessDenied(401, "error.no_token")
-        seat = service().seat_of(token)
-        if seat is None:
-            raise AccessDenied(403, "error.bad_token")
-        g.seat = seat
-        return view(*args, **kwargs)
+    :raise AccessDenied: 401 (``missing``) without the header, 403 (``invalid``) for an unknown token.
+    """
 
-    return wrapped
+    def decorator(view):
+        @functools.wraps(view)
+        def wrapped(*args, **kwargs):
+            token = request.headers.get(header)
+            if not token:
+                raise AccessDenied(401, missing)
+            value = resolve(token)
+            if value is None:
+                raise AccessDenied(403, invalid)
+            setattr(g, name, value)
+            return view(*args, **kwargs)
+
+        return wrapped
+
+    return decorator
 
 
-def host_required(view):
-    """Run ``view`` only for the host token's holder. :raise AccessDenied: 401/403."""
+seat_required = _token_required(SEAT_HEADER, "error.no_token", "error.bad_token",
+                                lambda token: service().seat_of(token), "seat")
+"""Run the view with ``g.seat`` set from the seat token."""
 
-    @functools.wraps(view)
-    def wrapped(*args, **kwargs):
-        token = request.headers.get(HOST_HEADER)
-        if not token:
-            raise AccessDenied(401, "error.not_host")
-        if not service().is_host(token):
-            raise AccessDenied(403, "error.bad_host_token")
-        return view(*args, **kwargs)
-
-    return wrapped
+host_required = _token_required(HOST_HEADER, "error.not_host", "error.bad_host_token",
+                                lambda token: True if service().is_host(token) else None, "host")
+"""Run the view only for the holder of a host token."""
 
 
 def event_stream(events) -> Response:

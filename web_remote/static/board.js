@@ -140,15 +140,6 @@ const Board = (() => {
     return top + 136;
   }
 
-  function duel(root, payload) {
-    const state = payload.state;
-    let top = duelCentre(root, state);
-    state.players.forEach((player, seat) => {
-      top = duelPlayer(root, player, seat, payload, top);
-    });
-    return top;
-  }
-
   function pavilionCentre(root, state) {
     const t = Remote.t;
     const group = svg("g", { class: "centre" });
@@ -207,18 +198,19 @@ const Board = (() => {
     return top + 128;
   }
 
-  function pavilion(root, payload) {
-    const state = payload.state;
-    let top = pavilionCentre(root, state);
-    state.seats.forEach((seatState, seat) => {
-      top = pavilionSeat(root, seatState, seat, payload, top);
-    });
-    return top;
-  }
+  // Per game: the shared part of the table, the boards in the state, and how to draw one board.
+  const GAMES = {
+    duel: { centre: duelCentre, boards: (state) => state.players, board: duelPlayer },
+    pavilion: { centre: pavilionCentre, boards: (state) => state.seats, board: pavilionSeat },
+  };
 
   function draw(container, payload) {
+    const game = GAMES[payload.game];
     const root = svg("svg", { class: "table-drawing", role: "img" });
-    const height = (payload.game === "duel" ? duel : pavilion)(root, payload);
+    let height = game.centre(root, payload.state);
+    game.boards(payload.state).forEach((board, seat) => {
+      height = game.board(root, board, seat, payload, height);
+    });
     root.setAttribute("viewBox", `0 0 360 ${height}`);
     container.replaceChildren(root);
   }
