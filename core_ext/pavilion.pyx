@@ -1130,6 +1130,11 @@ cdef void _check_pending(State* s, str placing) except *:
         raise InvalidStateError(f"state.current_player {s.current} has passed and cannot place")
     if s.pending == P_KEEP and not pl.passed:
         raise InvalidStateError(f"state.current_player {s.current} keeps tiles without having passed")
+    final = [s.pl[p].score_before_final >= 0 for p in range(s.nplayers)]
+    if (all(final) if s.pending == P_OVER else any(final)) != (s.pending == P_OVER):
+        raise InvalidStateError("state.seats[].score_before_final is set exactly once the game is over")
+    if s.pending == P_OVER and s.round != FINAL_ROUND:
+        raise InvalidStateError(f"the game can only be over in round {FINAL_ROUND}")
     if s.pending == P_DRAFT and any(s.pl[p].corner[c] for p in range(s.nplayers) for c in range(NCOL)):
         raise InvalidStateError("corner tiles return to the hands before drafting")
     if s.pending == P_PAY:

@@ -183,6 +183,8 @@ def mutated(change):
     (lambda s: s.update(placing="G@G1"), "placing"),
     (lambda s: s.update(bonus_owed=2), "bonus_owed"),
     (lambda s: s.update(current_player=2), "current_player"),
+    (lambda s: s.update(pending="over"), "score_before_final"),
+    (lambda s: s["seats"][0].update(score_before_final=7), "score_before_final"),
 ])
 def test_bad_saved_games_are_rejected_with_the_field_named(change, message):
     with pytest.raises(InvalidStateError, match=message):
