@@ -247,10 +247,11 @@ cdef int allowed_colours(State* s, Player* pl, int star) noexcept nogil:
     """The colours the star can still take, as a bit mask: its own colour on the
     coloured side; all different on the centre star; on the monochrome side a
     star's first two tiles fix its kind (S13)."""
-    cdef int n, mask = star_mask(pl.board[star], &n)
+    cdef int n, mask
+    if not s.mono and star > 0:
+        return 1 << STAR_COLOUR[star]
+    mask = star_mask(pl.board[star], &n)
     if not s.mono:
-        if star > 0:
-            return 1 << STAR_COLOUR[star]
         return 63 & ~mask
     if n <= 1:
         return 63
@@ -259,11 +260,23 @@ cdef int allowed_colours(State* s, Player* pl, int star) noexcept nogil:
     return 63 & ~mask
 
 
-cdef inline bint affordable(signed char* hand, int colour, int wild, int cost) noexcept nogil:
-    """At least one natural tile, the rest of the cost in wild tiles (rules 5.2)."""
-    if colour == wild:
-        return hand[wild] >= cost
-    return hand[colour] >= 1 and hand[colour] + hand[wild] >= cost
+cdef void affordable_colours(signed char* hand, int wild, int* by_cost) noexcept nogil:
+    """``by_cost[k]``: the colours a hand can pay a cost of k (1-6) for, as a bit mask: at
+    least one natural tile and the rest in wild tiles, or k wild tiles for the wild colour (rules 5.2)."""
+    cdef int c, k, most
+    for k in range(7):
+        by_cost[k] = 0
+    for c in range(NCOL):
+        if c == wild:
+            most = hand[wild]
+        elif hand[c] > 0:
+            most = hand[c] + hand[wild]
+        else:
+            continue
+        if most > 6:
+            most = 6
+        for k in range(1, most + 1):
+            by_cost[k] |= 1 << c
 
 
 cdef int ring_run(signed char* star, int pos) noexcept nogil:
@@ -563,27 +576,30 @@ cdef int gen_draft(State* s, int source, signed char* pool, int w, int* out) noe
 cdef int gen_moves(State* s, int* out) noexcept nogil:
     """The options of the pending decision, in the documented order."""
     cdef Player* pl = &s.pl[s.current]
-    cdef int n = 0, w = wild_colour(s), f, c, star, pos, allowed, cost, lo, hi
+    cdef int n = 0, w = wild_colour(s), f, c, star, pos, allowed, fits, cost, lo, hi
+    cdef int by_cost[7]
     if s.pending == P_DRAFT:
         for f in range(s.nfactories):
             n += gen_draft(s, f, s.factory[f], w, out + n)
         n += gen_draft(s, CENTRE_SOURCE, s.centre, w, out + n)
     elif s.pending == P_PLACE:
-        for star in range(NSTAR):
-            allowed = allowed_colours(s, pl, star)
-            for c in range(NCOL):
-                if pl.hand[c] == 0:
-                    allowed &= ~(1 << c)
-            if allowed == 0:
-                continue
-            for pos in range(6):
-                if pl.board[star][pos] >= 0:
+        affordable_colours(pl.hand, w, by_cost)
+        if by_cost[1]:
+            for star in range(NSTAR):
+                allowed = allowed_colours(s, pl, star) & by_cost[1]
+                if allowed == 0:
                     continue
-                cost = COST[s.mono][star][pos]
-                for c in range(NCOL):
-                    if allowed & (1 << c) and affordable(pl.hand, c, w, cost):
-                        out[n] = C_PLACE + (star * 6 + pos) * 6 + c
-                        n += 1
+                for pos in range(6):
+                    if pl.board[star][pos] >= 0:
+                        continue
+                    fits = allowed & by_cost[COST[s.mono][star][pos]]
+                    c = 0
+                    while fits:
+                        if fits & 1:
+                            out[n] = C_PLACE + (star * 6 + pos) * 6 + c
+                            n += 1
+                        fits >>= 1
+                        c += 1
         out[n] = C_PASS
         n += 1
     elif s.pending == P_PAY:
