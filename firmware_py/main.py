@@ -75,7 +75,7 @@ def start_remote(args, table: Table):
     simulated = hw if isinstance(hw, hardware.SimulatedHardware) else None
     service = RemoteService(table.session, hardware=simulated, language=args.language, on_credentials=announce)
     try:
-        remote = runner.start(service, host=args.host, port=args.port)
+        remote = runner.start(service, host=args.host, port=args.port, display=table.display)
     except OSError as error:
         print(f"azul-table: no phone remote ({args.host}:{args.port}: {error.strerror or error})", file=sys.stderr)
         return None

@@ -200,6 +200,8 @@ class Session:
         self._menu = HostMenu()
         self._start(setup, game)
         self._snapshot = self._build_snapshot()
+        self._position_version = self._snapshot.version
+        self._position_moved = False
 
     # -- life cycle -------------------------------------------------------
 
@@ -329,6 +331,7 @@ class Session:
     def _refresh_options(self):
         """After every change of position: new options, cursors back to the first, no hint."""
         self._position = (self._game_serial, next(self._changes))
+        self._position_moved = True
         self._hint = None
         self._options = self.game.legal_moves()
         self._notations = tuple(str(m) for m in self._options)
@@ -346,7 +349,7 @@ class Session:
 
     def _play(self, seat, move, version):
         self._check_seat(seat)
-        if version is not None and version != self._snapshot.version:
+        if version is not None and version < self._position_version:
             raise CommandRejected("the game moved on since this screen was drawn; choose again")
         try:
             move = games.spec(self.setup.game).parse(move) if isinstance(move, str) else move
@@ -530,7 +533,11 @@ class Session:
         )
 
     def _publish(self):
+        """Hand a new snapshot to everyone; screens drawn before the last change of position go stale."""
         snapshot = self._build_snapshot()
+        if self._position_moved:
+            self._position_version = snapshot.version
+            self._position_moved = False
         with self._changed:
             self._snapshot = snapshot
             self._changed.notify_all()

@@ -5,7 +5,6 @@
 their own). Serve it with waitress in the table's process, with a worker
 thread for every open event stream: see :func:`serve`.
 """
-import importlib.util
 import secrets
 
 from flask import Flask
@@ -28,16 +27,13 @@ def create_app(service: RemoteService, test_config=None) -> Flask:
     app.extensions["azul_remote"] = service
     app.extensions["azul_payloads"] = PayloadCache()
 
-    from web_remote import api, guards, pages, simulator
+    from web_remote import api, guards, history, pages, simulator
 
     guards.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(simulator.bp)
-    if importlib.util.find_spec("web_remote.history") is not None:
-        from web_remote import history  # past games, records and replays
-
-        app.register_blueprint(history.bp)
+    app.register_blueprint(history.bp)
     return app
 
 

@@ -8,7 +8,7 @@ import threading
 
 import qrcode
 
-from web_remote import create_app, serve
+from web_remote import create_app, history, serve
 from web_remote.service import RemoteService
 
 STOP_TIMEOUT_S = 3.0
@@ -76,8 +76,14 @@ class RunningRemote:
         wasyncore.close_all(self.server._map)
 
 
-def start(service: RemoteService, host: str = "0.0.0.0", port: int = 8080) -> RunningRemote:
-    """Serve the remote for ``service`` on a daemon thread; returns at once."""
-    server = serve(create_app(service), host=host, port=port)
+def start(service: RemoteService, host: str = "0.0.0.0", port: int = 8080, display=None) -> RunningRemote:
+    """Serve the remote for ``service`` on a daemon thread; returns at once.
+
+    ``display`` (the table's :class:`~firmware_py.display.TableDisplay`) lets the
+    host show replayed positions on the LEDs."""
+    app = create_app(service)
+    if display is not None:
+        history.attach_display(app, display)
+    server = serve(app, host=host, port=port)
     shown = lan_address() if host in ("0.0.0.0", "") else host
     return RunningRemote(service, server, f"http://{shown}:{server.effective_port}/join")

@@ -132,3 +132,13 @@ def test_new_game_replaces_the_game(session):
 def test_nothing_to_undo_is_refused(session):
     with pytest.raises(CommandRejected, match="nothing to undo"):
         session.call(RequestUndo(0))
+
+
+def test_a_refused_press_elsewhere_does_not_make_a_screen_stale(session):
+    screen = session.snapshot
+    with pytest.raises(CommandRejected):
+        session.call(Press(1 - screen.current_player, "OK"))  # someone else's button, refused
+    session.call(Press(screen.current_player, "NEXT"))  # a highlight move is not a new position either
+    assert session.snapshot.version > screen.version
+    session.call(Play(screen.current_player, screen.options[0], version=screen.version))
+    assert session.snapshot.history == ((screen.current_player, screen.options[0]),)
