@@ -28,6 +28,20 @@ def seat_panel(seat: int) -> str:
     return f"seat{seat}"
 
 
+def mark_last_move(painter, snapshot, target_pixels, parse):
+    """Give the LEDs of the last decision's target a soft white mark until the next decision.
+
+    ``parse`` reads the game's notation; ``target_pixels(state, seat, move)`` are
+    the LEDs a move concerns in the game's layout.
+    """
+    if not snapshot.history:
+        return
+    seat, text = snapshot.history[-1]
+    for panel, x, y in target_pixels(snapshot.state, seat, parse(text)):
+        colour = painter.leds.get(panel, x, y)
+        painter.pixel(panel, x, y, tuple((c + 255) // 2 for c in colour))
+
+
 def draw_menu(painter, menu):
     """The HOST menu on the centre panel: one item per line, the chosen one highlighted."""
     items, index = menu

@@ -34,7 +34,7 @@ def draw(painter, snapshot):
     painter.bar(PANEL, *CENTRE["rounds"], 5, state["round"], palette.CURSOR, vertical=True)
     for seat, player in enumerate(state["players"]):
         _draw_seat(painter, snapshot, seat, player)
-    _mark_last_move(painter, snapshot)
+    layouts.mark_last_move(painter, snapshot, _target_pixels, duel.Move.parse)
 
 
 def _draw_small_factories(painter, state):
@@ -157,16 +157,6 @@ def _draw_dome(painter, panel, player):
             else:
                 colour = painter.colours[COLOUR_INDEX[tile]].rgb
             painter.pixel(panel, x0 + column, y0 + row, colour)
-
-
-def _mark_last_move(painter, snapshot):
-    """The last decision's target keeps a soft white mark until the next one."""
-    if not snapshot.history:
-        return
-    seat, text = snapshot.history[-1]
-    for panel, x, y in _target_pixels(snapshot.state, seat, duel.Move.parse(text)):
-        colour = painter.leds.get(panel, x, y)
-        painter.pixel(panel, x, y, tuple((c + 255) // 2 for c in colour))
 
 
 # -- options -------------------------------------------------------------------

@@ -51,7 +51,7 @@ def draw(painter, snapshot):
         painter.tile(PANEL, *spot, colour, size=2)
     for seat, player in enumerate(state["seats"]):
         _draw_seat(painter, snapshot, seat, player)
-    _mark_last_move(painter, snapshot)
+    layouts.mark_last_move(painter, snapshot, _target_pixels, pavilion.Move.parse)
 
 
 def _draw_centre_pool(painter, state):
@@ -90,16 +90,6 @@ def _draw_seat(painter, snapshot, seat, player):
         painter.text(panel, tx, ty - 1, "W", seat_colour)
     elif player["passed"]:
         painter.rect(panel, tx, ty + 3, 3, 1, palette.dim(seat_colour, 0.3))
-
-
-def _mark_last_move(painter, snapshot):
-    """The last decision's target keeps a soft white mark until the next one."""
-    if not snapshot.history:
-        return
-    seat, text = snapshot.history[-1]
-    for panel, x, y in _target_pixels(snapshot.state, seat, pavilion.Move.parse(text)):
-        colour = painter.leds.get(panel, x, y)
-        painter.pixel(panel, x, y, tuple((c + 255) // 2 for c in colour))
 
 
 # -- options -------------------------------------------------------------------
