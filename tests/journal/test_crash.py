@@ -31,7 +31,7 @@ class TableProcess:
     def __init__(self, data, setup):
         seats = ",".join(seat.kind for seat in setup.seats)
         self.process = subprocess.Popen(
-            [str(AZUL_TABLE), "--console", "--no-terminal", "--data", str(data),
+            [str(AZUL_TABLE), "--console", "--no-terminal", "--no-web", "--data", str(data),
              "--game", setup.game, "--seats", seats, "--seed", str(setup.seed)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1,
         )

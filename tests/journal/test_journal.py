@@ -202,8 +202,8 @@ def read_only(paths):
 
 
 def run_table(directory, *args, stdin="show\n"):
-    return subprocess.run([str(AZUL_TABLE), "--console", "--no-terminal", "--data", str(directory), *args],
-                          input=stdin, capture_output=True, text=True, timeout=60)
+    command = [str(AZUL_TABLE), "--console", "--no-terminal", "--no-web", "--data", str(directory), *args]
+    return subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=60)
 
 
 def test_a_read_only_data_directory_stops_the_table_with_a_clear_error(tmp_path):
