@@ -21,7 +21,7 @@ from libc.string cimport memset
 
 from core_ext._shared cimport bag_draw, rng_below, rng_next
 
-from core_ext import envelope, notation
+from core_ext import envelope, game_api, notation
 from core_ext._shared import seed_state
 from core_ext.errors import IllegalMoveError, InvalidMoveError, InvalidStateError
 
@@ -1355,8 +1355,7 @@ cdef class Game:
 
     def winner(self):
         """The single winner, or None while running or on a shared victory."""
-        won = self.winners()
-        return won[0] if len(won) == 1 else None
+        return game_api.single_winner(self.winners())
 
     def final_breakdown(self):
         """Per seat, once the game is over: the score after round 5, each objective, and the 0 floor."""
@@ -1396,20 +1395,11 @@ cdef class Game:
 
     def push(self, move):
         """Play a :class:`Move` or its notation; the game is unchanged if this raises."""
-        if isinstance(move, str):
-            move = Move.parse(move)
-        elif not isinstance(move, Move):
-            raise InvalidMoveError(f"expected an Azul Duel Move or its notation, not {type(move).__name__}")
-        self.push_code((<Move>move).code)
+        self.push_code(game_api.move_code(move, Move, "an Azul Duel"))
 
     def _illegal_message(self, int code):
         text = str(Move.from_code(code)) if 0 <= code < NCODES and code != C_PAY else f"code {code}"
-        if self.s.pending == P_OVER:
-            return f"{text} is not legal: the game is over"
-        options = [str(m) for m in self.legal_moves()]
-        shown = ", ".join(options[:12]) + (", ..." if len(options) > 12 else "")
-        return (f"{text} is not legal now: player {self.s.current} has a {PENDING[self.s.pending]!r} "
-                f"decision pending, with options {shown}")
+        return game_api.illegal_message(text, self)
 
     def random_playout(self, seed=None):
         """Play to the end in place with uniformly random options (in C); returns the scores."""
