@@ -13,7 +13,7 @@ def main(selected=()):
             continue
         module = importlib.import_module(f"benchmarks.{name}")
         for figure, value, unit in module.run():
-            text = f"{value:.3g}" if isinstance(value, float) and value < 100 else f"{value:,.0f}" if isinstance(value, float) else str(value)
+            text = f"{value:.3g}" if value < 100 else f"{value:.0f}"
             print(f"{figure}: {text} {unit}", flush=True)
 
 

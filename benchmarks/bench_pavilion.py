@@ -29,12 +29,12 @@ def _by_codes(game, choose):
 def run():
     batch = 500
     seeds = itertools.count()
-    yield "pavilion.random_games_per_s", rate(lambda: pavilion.random_games(batch, next(seeds)) and batch), "games/s (2 players, C playout loop)"
+    yield "pavilion.random_games_per_s", rate(lambda: pavilion.random_games(batch, next(seeds)) and batch), "games/s"
     for players in (3, 4):
         yield f"pavilion.random_games_per_s_{players}p", rate(
-            lambda: pavilion.random_games(batch, next(seeds), players) and batch, 1.0), f"games/s ({players} players)"
-    yield "pavilion.random_plies_per_s", rate(lambda: pavilion.random_games(batch, next(seeds))), "decisions/s (C)"
-    yield "pavilion.python_plies_per_s", rate(lambda: _python_game(_by_moves)), "decisions/s (legal_moves + push)"
-    yield "pavilion.python_code_plies_per_s", rate(lambda: _python_game(_by_codes)), "decisions/s (legal_codes + push_code)"
+            lambda: pavilion.random_games(batch, next(seeds), players) and batch, 1.0), "games/s"
+    yield "pavilion.random_plies_per_s", rate(lambda: pavilion.random_games(batch, next(seeds))), "decisions/s"
+    yield "pavilion.python_plies_per_s", rate(lambda: _python_game(_by_moves)), "decisions/s"
+    yield "pavilion.python_code_plies_per_s", rate(lambda: _python_game(_by_codes)), "decisions/s"
     game = pavilion.Game(players=4, seed=1)
-    yield "pavilion.copy_per_s", rate(lambda: sum(1 for _ in map(lambda _: game.copy(), range(10_000)))), "copies/s (4 players)"
+    yield "pavilion.copy_per_s", rate(lambda: sum(1 for _ in map(lambda _: game.copy(), range(10_000)))), "copies/s"
