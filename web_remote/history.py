@@ -5,21 +5,29 @@ A replay is drawn on the phone as a picture of the LED table at that move,
 made by the same display code as the rig's frames; when the table's display
 is attached (:func:`attach_display`), the host can also put the replayed
 position on the real LEDs until the live game is shown again.
+
+Reading is open to every phone, like the live view. Importing and the LEDs
+change the table, so they are host actions: sent by ``history.js`` with the
+host token in a header and refused without it, as in the API.
 """
 import dataclasses
 import itertools
 
-from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
+from werkzeug.exceptions import RequestEntityTooLarge
 
 import hardware
 from firmware_py.display import TableDisplay
 from firmware_py.records import Record, RecordError, position_snapshot
 from firmware_py.records import replay as replay_positions
-from web_remote.guards import service
+from web_remote import guards, i18n
+from web_remote.guards import BadRequest, error_response, field, json_body, language, service
+from web_remote.pages import page
+from web_remote.service import AccessDenied
 
 bp = Blueprint("history", __name__, url_prefix="/history")
 
-MAX_RECORD_BYTES = 2_000_000
+MAX_RECORD_BYTES = 2_000_000  # an import request; real records are a few hundred kB at most
 _replay_versions = itertools.count(-1, -1)  # negative: never mistaken for a live snapshot's version
 
 
@@ -28,27 +36,38 @@ def attach_display(app, display: TableDisplay):
     app.extensions["azul_display"] = display
 
 
+def attached_display():
+    """The table's display, or None when the web remote runs without the LEDs."""
+    return current_app.extensions.get("azul_display")
+
+
+@bp.errorhandler(RequestEntityTooLarge)
+def too_large(error):
+    """An oversized import, refused in the phone's language like every other error of the remote."""
+    return error_response(413, "history.too_large", mb=MAX_RECORD_BYTES // 1_000_000)
+
+
 def journal():
-    """The table's journal. :raise 404: when the table keeps no journal."""
+    """The table's journal. :raise AccessDenied: 404 when the table keeps no journal."""
     kept = service().session.journal
     if kept is None:
-        abort(404, "this table keeps no journal of its games")
+        raise AccessDenied(404, "history.no_journal")
     return kept
 
 
 def record_of(game_id: int) -> Record:
-    """Game ``game_id`` as a record. :raise 404: if there is no such game."""
+    """Game ``game_id`` as a record. :raise AccessDenied: 404 if there is no such game."""
     try:
         return journal().export(game_id)
     except KeyError:
-        abort(404, f"there is no game {game_id}")
+        raise AccessDenied(404, "history.no_game", n=game_id) from None
 
 
 def replay_ply(record: Record) -> int:
-    """The ``ply`` query argument (0 = before the first move, default: the last move). :raise 400: out of range."""
+    """The ``ply`` query argument (0 = before the first move, default: the last). :raise BadRequest: out of range."""
     ply = request.args.get("ply", default=len(record.moves), type=int)
     if not 0 <= ply <= len(record.moves):
-        abort(400, f"this game has moves 0-{len(record.moves)}, not {ply}")
+        raise BadRequest("history.no_move", last=len(record.moves), ply=ply)
     return ply
 
 
@@ -62,8 +81,7 @@ def replayed(record: Record, ply: int):
 @bp.get("/")
 def index():
     """Every game the journal holds, newest first, and the record import form."""
-    return render_template("history/index.html", games=journal().games(), message=request.args.get("message"),
-                           leds=current_app.extensions.get("azul_display") is not None)
+    return page("history/index.html", games=journal().games(), leds=attached_display() is not None)
 
 
 @bp.get("/<int:game_id>.json")
@@ -75,20 +93,16 @@ def export(game_id):
 
 
 @bp.post("/import")
+@guards.host_required
 def import_record():
-    """Store an uploaded record file as a past game (it is replayed and checked first)."""
-    upload = request.files.get("record")
-    if upload is None or not upload.filename:
-        return render_template("history/index.html", games=journal().games(), error="choose a record file to import",
-                               leds=False), 400
-    data = upload.read(MAX_RECORD_BYTES + 1)
+    """Store a record file's text, ``{record}``, as a past game (it is replayed and checked first)."""
+    request.max_content_length = MAX_RECORD_BYTES
+    text = field(json_body(), "record", str)
     try:
-        if len(data) > MAX_RECORD_BYTES:
-            raise RecordError(f"the file is larger than {MAX_RECORD_BYTES // 1_000_000} MB; it is not a game record")
-        game_id = journal().import_record(Record.from_json(data))
+        game_id = journal().import_record(Record.from_json(text))
     except RecordError as error:
-        return render_template("history/index.html", games=journal().games(), error=str(error), leds=False), 400
-    return redirect(url_for("history.replay", game_id=game_id, ply=0))
+        raise BadRequest("history.bad_record", reason=str(error)) from None
+    return jsonify(game_id=game_id, url=url_for("history.replay", game_id=game_id, ply=0)), 201
 
 
 @bp.get("/<int:game_id>")
@@ -97,11 +111,14 @@ def replay(game_id):
     record = record_of(game_id)
     ply = replay_ply(record)
     snapshot = replayed(record, ply)
-    names = [record.setup.name_of(seat) for seat in range(len(record.setup.seats))]
-    movers = [position.current_player for position in replay_positions(record)[:-1]]
-    return render_template("history/replay.html", game_id=game_id, record=record, ply=ply, snapshot=snapshot,
-                           names=names, movers=movers, title=next(g.title for g in journal().games() if g.id == game_id),
-                           leds=current_app.extensions.get("azul_display") is not None)
+    lang, game = language(), record.setup.game
+    names = [seat.name or i18n.translate(lang, "seat.default", n=index + 1)
+             for index, seat in enumerate(record.setup.seats)]
+    moves = [(notation, names[before.current_player], i18n.option_label(lang, game, notation))
+             for notation, before in zip(record.moves, replay_positions(record))]
+    return page("history/replay.html", game_id=game_id, game=game, ply=ply, snapshot=snapshot, names=names,
+                moves=moves, winners=", ".join(names[seat] for seat in snapshot.winners),
+                decision=i18n.pending_label(lang, game, snapshot.pending), leds=attached_display() is not None)
 
 
 @bp.get("/<int:game_id>/table.png")
@@ -116,23 +133,29 @@ def picture(game_id):
     return Response(hardware.render_png(layout, memory.panels().display, led_pixels=8), mimetype="image/png")
 
 
+def led_display():
+    """The table's display for a host action. :raise AccessDenied: 404 when the LEDs are not attached."""
+    display = attached_display()
+    if display is None:
+        raise AccessDenied(404, "history.no_leds")
+    return display
+
+
 @bp.post("/<int:game_id>/leds")
+@guards.host_required
 def show_on_leds(game_id):
     """Put the replayed position on the table's LEDs (the live game comes back with its next change)."""
-    display = current_app.extensions.get("azul_display")
-    if display is None:
-        abort(404, "the LEDs of this table are not attached to the web remote")
+    display = led_display()
     record = record_of(game_id)
     ply = replay_ply(record)
     display.update(replayed(record, ply))
-    return redirect(url_for("history.replay", game_id=game_id, ply=ply))
+    return jsonify(game_id=game_id, ply=ply)
 
 
 @bp.post("/live")
+@guards.host_required
 def show_live():
     """Show the live game on the LEDs again."""
-    display = current_app.extensions.get("azul_display")
-    if display is None:
-        abort(404, "the LEDs of this table are not attached to the web remote")
-    display.update(service().session.snapshot)
-    return redirect(url_for("history.index"))
+    snapshot = service().session.snapshot
+    led_display().update(snapshot)
+    return jsonify(version=snapshot.version)

@@ -1,14 +1,16 @@
-"""The past-games pages: list, record download and upload, replay on the phone and on the LEDs."""
-import io
+"""The past-games pages: list, records, replays on the phone and the LEDs, languages, actions only for the host."""
 import json
+import re
 
 import pytest
+from markupsafe import escape
 
 import hardware
 from firmware_py.display import TableDisplay
 from firmware_py.journal import Journal
+from firmware_py.records import position_snapshot
 from firmware_py.session import Play, Seat, Session, Setup
-from web_remote import create_app, history
+from web_remote import create_app, history, i18n
 from web_remote.service import RemoteService
 
 PLAYERS = Setup(game="duel", seats=(Seat(name="Ada"), Seat(name="Bo")), seed=13)
@@ -16,81 +18,205 @@ PLAYERS = Setup(game="duel", seats=(Seat(name="Ada"), Seat(name="Bo")), seed=13)
 
 @pytest.fixture
 def table(tmp_path):
+    """(test client, session, journal, service) after six decisions of a Duel."""
     journal = Journal(tmp_path)
     session = Session(PLAYERS, journal=journal)
     for _ in range(6):
         session.apply(Play(session.snapshot.current_player, session.snapshot.options[-1]))
     service = RemoteService(session)
     app = create_app(service, {"TESTING": True})
-    yield app, session, journal
+    yield app.test_client(), session, journal, service
     service.close()
 
 
+@pytest.fixture
+def host(table):
+    """The headers of the host's page scripts."""
+    service = table[3]
+    return {"X-Host-Token": service.host_login(service.pin, "127.0.0.1")}
+
+
+@pytest.fixture
+def shown(table):
+    """What the pages hand to the attached LED display's render thread, in order."""
+    client = table[0]
+    hw = hardware.simulate(clock=hardware.ManualClock())
+    display = TableDisplay(hw.leds)
+    handed = []
+    display.update = handed.append
+    history.attach_display(client.application, display)
+    yield handed
+    hw.close()
+
+
+def html(response) -> str:
+    """The page without the catalogue it embeds for its scripts, so only what it shows is searched."""
+    return re.sub(r'<script type="application/json" id="strings">.*?</script>', "", response.get_data(as_text=True),
+                  flags=re.S)
+
+
+def record_text(client, game_id=1):
+    return client.get(f"/history/{game_id}.json").get_data(as_text=True)
+
+
 def test_the_list_shows_date_players_and_decisions(table):
-    app, session, journal = table
-    page = app.test_client().get("/history/").get_data(as_text=True)
-    assert "Azul Duel (playing)" in page and "Ada" in page and "Bo" in page and "6 decisions" in page
+    client, session, journal, _ = table
+    page = html(client.get("/history/"))
+    assert "Azul Duel (playing)" in page and "Ada" in page and "Bo" in page and "Decisions: 6" in page
     assert journal.games()[0].started[:10] in page
 
 
-def test_a_downloaded_record_uploads_as_a_new_game_with_the_same_moves(table):
-    app, session, journal = table
-    client = app.test_client()
+def in_html(language):
+    """``t(key, **fields)`` as a page shows it in ``language`` (HTML-escaped)."""
+    return lambda key, **fields: str(escape(i18n.translate(language, key, **fields)))
+
+
+@pytest.mark.parametrize("language", ["zh", "sv"])
+def test_the_list_speaks_the_phones_language(table, language):
+    client = table[0]
+    page = html(client.get("/history/", headers={"Accept-Language": language}))
+    t = in_html(language)
+    assert f'<html lang="{language}">' in page and f"<h1>{t('history.title')}</h1>" in page
+    assert f"{t('game.duel')} {t('history.playing')}" in page and t("history.decisions", n=6) in page
+    assert t("history.import") in page and t("nav.history") in page and "Azul Duel (playing)" not in page
+
+
+@pytest.mark.parametrize("language", ["it", "pt"])
+def test_the_replay_speaks_the_phones_own_choice(table, language):
+    client, session, journal, _ = table
+    client.set_cookie(i18n.LANGUAGE_COOKIE, language)
+    page = html(client.get("/history/1?ply=2", headers={"Accept-Language": "en"}))
+    t = in_html(language)
+    record = journal.export(1)
+    assert t("history.position", game=i18n.translate(language, "game.duel"), ply=2, moves=6) in page
+    assert str(escape(i18n.option_label(language, "duel", record.moves[2]))) in page and t("history.previous") in page
+    replayed = position_snapshot(record, 2)
+    assert t("live.turn", name=("Ada", "Bo")[replayed.current_player],
+             decision=i18n.pending_label(language, "duel", replayed.pending)) in page
+    assert "move 2 of 6" not in page
+
+
+def test_the_pages_run_their_script_from_a_file_under_the_strict_content_policy(table):
+    client = table[0]
+    for path in ("/history/", "/history/1"):
+        response = client.get(path)
+        assert "script-src 'self'" in response.headers["Content-Security-Policy"]
+        scripts = re.findall(r"<script([^>]*)>(.*?)</script>", response.get_data(as_text=True), re.S)
+        assert all("src=" in attributes or 'type="application/json"' in attributes for attributes, _ in scripts)
+        assert any("/static/history.js" in attributes for attributes, _ in scripts)
+    with client.get("/static/history.js") as script:
+        assert script.status_code == 200
+
+
+def test_the_host_uploads_a_downloaded_record_as_a_new_game_with_the_same_moves(table, host):
+    client, session, journal, _ = table
     response = client.get("/history/1.json")
     assert response.headers["Content-Disposition"] == 'attachment; filename="azul-game-1.json"'
-    record = response.get_json()
-    assert record["moves"] == [notation for _, notation in session.snapshot.history]
-    upload = client.post("/history/import", data={"record": (io.BytesIO(response.data), "game.json")})
-    assert upload.status_code == 302 and upload.headers["Location"].endswith("/history/2?ply=0")
+    assert response.get_json()["moves"] == [notation for _, notation in session.snapshot.history]
+    upload = client.post("/history/import", json={"record": response.get_data(as_text=True)}, headers=host)
+    assert upload.status_code == 201 and upload.json["url"].endswith("/history/2?ply=0")
     assert journal.export(2).moves == journal.export(1).moves
-    assert "(unfinished)" in client.get("/history/").get_data(as_text=True)
+    assert "(unfinished)" in html(client.get("/history/"))
 
 
-def test_a_bad_upload_says_why_and_stores_nothing(table):
-    app, session, journal = table
-    client = app.test_client()
-    record = json.loads(client.get("/history/1.json").data)
+def test_a_bad_upload_says_why_in_the_phones_language_and_stores_nothing(table, host):
+    client, session, journal, _ = table
+    record = json.loads(record_text(client))
     record["moves"][2] = "S9Q"
-    response = client.post("/history/import", data={"record": (io.BytesIO(json.dumps(record).encode()), "x.json")})
-    assert response.status_code == 400
-    assert "move 3 (S9Q) cannot be played" in response.get_data(as_text=True)
+    response = client.post("/history/import", json={"record": json.dumps(record)},
+                           headers={**host, "Accept-Language": "pt"})
+    assert response.status_code == 400 and response.json["error"] == "history.bad_record"
+    assert response.json["message"].startswith("Este registro não pode ser importado: move 3 (S9Q) cannot be played")
+    assert len(journal.games()) == 1
+
+
+def test_an_oversized_upload_is_refused_before_it_is_read(table, host):
+    client, session, journal, _ = table
+    padded = record_text(client) + " " * history.MAX_RECORD_BYTES
+    response = client.post("/history/import", json={"record": padded}, headers={**host, "Accept-Language": "sv"})
+    assert response.status_code == 413
+    assert response.json["message"] == i18n.translate("sv", "history.too_large", mb=2)
     assert len(journal.games()) == 1
 
 
 def test_the_replay_steps_through_the_moves_with_a_picture_of_the_table(table):
-    app, session, journal = table
-    client = app.test_client()
-    page = client.get("/history/1?ply=2").get_data(as_text=True)
+    client = table[0]
+    page = html(client.get("/history/1?ply=2"))
     assert "move 2 of 6" in page and "ply=1" in page and "ply=3" in page
     first = client.get("/history/1/table.png?ply=0")
     later = client.get("/history/1/table.png?ply=6")
     assert first.mimetype == "image/png" and first.data.startswith(b"\x89PNG")
     assert first.data != later.data
-    assert client.get("/history/1?ply=7").status_code == 400
-    assert client.get("/history/9").status_code == 404
+    beyond = client.get("/history/1?ply=7", headers={"Accept-Language": "zh"})
+    assert beyond.status_code == 400 and beyond.json["message"] == i18n.translate("zh", "history.no_move", last=6, ply=7)
+    missing = client.get("/history/9")
+    assert missing.status_code == 404 and missing.json["error"] == "history.no_game"
 
 
-def test_a_replayed_move_goes_onto_the_leds_and_the_live_game_comes_back(table):
-    app, session, journal = table
+def test_the_host_puts_a_replayed_move_onto_the_leds_and_brings_the_live_game_back(table, host, shown):
+    client, session, journal, _ = table
     hw = hardware.simulate(clock=hardware.ManualClock())
     display = TableDisplay(hw.leds)
-    shown = []
-    display.update = shown.append  # what the pages hand to the display's render thread
-    history.attach_display(app, display)
-    client = app.test_client()
     display.draw(session.snapshot)
     live = hw.memory.panels().display
-    assert client.post("/history/1/leds?ply=0").status_code == 302
+    response = client.post("/history/1/leds?ply=0", headers=host)
+    assert response.status_code == 200 and response.json == {"game_id": 1, "ply": 0}
     assert shown[-1].history == () and shown[-1].version < 0
     display.draw(shown[-1])
     assert hw.memory.panels().display != live
-    assert client.post("/history/live").status_code == 302
+    assert client.post("/history/live", headers=host).status_code == 200
     assert shown[-1] is session.snapshot
     hw.close()
 
 
-def test_without_attached_leds_the_led_buttons_are_absent_and_refused(table):
-    app, session, journal = table
-    client = app.test_client()
-    assert "Show this move on the table" not in client.get("/history/1").get_data(as_text=True)
-    assert client.post("/history/1/leds?ply=0").status_code == 404
+def import_request(client):
+    return "/history/import", {"json": {"record": record_text(client)}}
+
+
+GUARDED = {
+    "import": import_request,
+    "leds": lambda client: ("/history/1/leds?ply=0", {}),
+    "live": lambda client: ("/history/live", {}),
+}
+
+
+@pytest.mark.parametrize("action", GUARDED)
+@pytest.mark.parametrize("headers, status, error", [
+    ({}, 401, "error.not_host"),
+    ({"X-Host-Token": "not-the-host"}, 403, "error.bad_host_token"),
+    ({"X-Seat-Token": "a-seat"}, 401, "error.not_host"),
+])
+def test_host_actions_are_refused_without_the_host_token_and_change_nothing(table, shown, action, headers, status,
+                                                                           error):
+    client, session, journal, _ = table
+    path, body = GUARDED[action](client)
+    response = client.post(path, headers={**headers, "Accept-Language": "it"}, **body)
+    assert response.status_code == status and response.json["error"] == error
+    assert response.json["message"] == i18n.translate("it", error)
+    assert shown == [] and len(journal.games()) == 1
+
+
+@pytest.mark.parametrize("action", GUARDED)
+def test_host_actions_from_another_site_are_refused_even_with_the_token(table, host, shown, action):
+    client, session, journal, _ = table
+    path, body = GUARDED[action](client)
+    response = client.post(path, headers={**host, "Origin": "http://elsewhere.example"}, **body)
+    assert response.status_code == 403 and response.json["error"] == "error.bad_origin"
+    assert shown == [] and len(journal.games()) == 1
+
+
+def test_with_attached_leds_the_pages_offer_them_to_the_host(table, shown):
+    client = table[0]
+    for path, button in (("/history/", "history.show_live"), ("/history/1", "history.show_move")):
+        page = html(client.get(path, headers={"Accept-Language": "sv"}))
+        assert f">{in_html('sv')(button)}</button>" in page
+        assert f'<p id="needs-host">{in_html("sv")("settings.needs_host")}' in page
+
+
+def test_without_attached_leds_the_led_buttons_are_absent_and_refused(table, host):
+    client = table[0]
+    assert 'id="show-on-leds"' not in html(client.get("/history/1"))
+    assert 'id="show-live"' not in html(client.get("/history/"))
+    for path in ("/history/1/leds?ply=0", "/history/live"):
+        response = client.post(path, headers=host)
+        assert response.status_code == 404 and response.json["error"] == "history.no_leds"
