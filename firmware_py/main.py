@@ -1,4 +1,9 @@
-"""``azul-table``: start the table (the simulator on a PC, the rig file's hardware on a Pi)."""
+"""The table program: the simulator on a PC, the rig file's hardware on a Pi.
+
+``azul-table`` runs :func:`main` with the phone remote plugged in
+(``web_remote.cli``); here the table knows only that add-ons may add options
+and start something beside it, so the imports still flow one way.
+"""
 import argparse
 import signal
 import sys
@@ -34,8 +39,7 @@ def parse_flag(text: str) -> tuple:
     return name.strip(), value.strip()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from web_remote.i18n import LANGUAGES  # the console script is where the table and its remote meet
+def build_parser(addons=()) -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(prog="azul-table", description=__doc__, epilog=HELP)
     parser.add_argument("--rig", help="rig file (TOML); default: the shipped reference rig")
@@ -53,37 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--console", action="store_true",
                         help="read moves in notation and seat commands from standard input, one a line "
                              "(docs/journal.md)")
-    parser.add_argument("--host", default="0.0.0.0", help="address the phone remote listens on (default: all)")
-    parser.add_argument("--port", type=int, default=8080, help="port of the phone remote (0: any free port)")
-    parser.add_argument("--no-web", action="store_true", help="do not start the phone remote")
-    parser.add_argument("--language", default="en", choices=tuple(LANGUAGES),
-                        help="the table's language on phones that ask for none of ours")
+    for addon in addons:
+        addon.add_arguments(parser)
     return parser
-
-
-def start_remote(args, table: Table):
-    """The phone remote in this process, with its address and QR code on the terminal and the host
-    PIN on the terminal and the centre panel (again for every game set up from a phone)."""
-    from web_remote import runner
-    from web_remote.service import RemoteService
-
-    def announce(remote):
-        print(f"azul-table: host PIN {remote.pin}", file=sys.stderr)
-        table.display.show_pin(remote.pin)
-
-    hw = table.hardware
-    simulated = hw if isinstance(hw, hardware.SimulatedHardware) else None
-    service = RemoteService(table.session, hardware=simulated, language=args.language, on_credentials=announce)
-    try:
-        remote = runner.start(service, host=args.host, port=args.port, display=table.display)
-    except OSError as error:
-        print(f"azul-table: no phone remote ({args.host}:{args.port}: {error.strerror or error})", file=sys.stderr)
-        return None
-    print(f"azul-table: phones join at {remote.url}", file=sys.stderr)
-    print(runner.qr_text(remote.url), file=sys.stderr)
-    if simulated is not None:
-        print(f"azul-table: simulator page at {remote.url.removesuffix('join')}simulator/", file=sys.stderr)
-    return remote
 
 
 def open_session(args, setup: Setup, journal: Journal) -> Session:
@@ -112,8 +88,13 @@ def serve_console(session: Session, stopping: threading.Event):
     threading.Thread(target=run, name="console", daemon=True).start()
 
 
-def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+def main(argv=None, addons=()) -> int:
+    """Run the table until Ctrl-C, SIGTERM or the console's end of input.
+
+    ``addons`` plug things in beside the table: each has ``add_arguments(parser)``
+    and ``start(args, table)``, which returns something to ``close()`` at the end, or None.
+    """
+    args = build_parser(addons).parse_args(argv)
     seats = args.seats or tuple(Seat() for _ in range(games.spec(args.game).min_players))
     try:
         setup = Setup(game=args.game, seats=seats, seed=args.seed, flags=tuple(args.flags))
@@ -128,7 +109,7 @@ def main(argv=None) -> int:
     stopping = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stopping.set())
     table = Table(hw, session)
-    remote = None if args.no_web else start_remote(args, table)
+    started = [addon.start(args, table) for addon in addons]
     simulated = isinstance(hw, hardware.SimulatedHardware)
     keyboard = KeyboardButtons(hw) if simulated and not args.console else None
     print(f"azul-table: {games.spec(session.setup.game).title}, {len(session.setup.seats)} seats, "
@@ -148,8 +129,9 @@ def main(argv=None) -> int:
     finally:
         if keyboard is not None:
             keyboard.stop()
-        if remote is not None:
-            remote.close()
+        for running in started:
+            if running is not None:
+                running.close()
         table.close()
         journal.close()
     print("azul-table: stopped, LEDs off", file=sys.stderr)

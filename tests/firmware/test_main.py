@@ -4,16 +4,19 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from PIL import Image
 
 import hardware
 
+AZUL_TABLE = Path(sys.executable).with_name("azul-table")
+
 
 def test_sigterm_stops_the_table_and_darkens_the_leds(tmp_path):
     png = tmp_path / "table.png"
     process = subprocess.Popen(
-        [sys.executable, "-m", "firmware_py.main", "--no-terminal", "--png", str(png), "--data", str(tmp_path / "data"),
+        [str(AZUL_TABLE), "--no-terminal", "--host", "127.0.0.1", "--port", "0", "--png", str(png), "--data", str(tmp_path / "data"),
          "--game", "pavilion", "--seats", "3", "--seed", "5"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
@@ -29,6 +32,7 @@ def test_sigterm_stops_the_table_and_darkens_the_leds(tmp_path):
         process.kill()
     assert process.returncode == 0, err
     assert "Azul: Summer Pavilion, 3 seats, LEDs on simulator" in err
+    assert "phones join at http://127.0.0.1:" in err
     assert "stopped, LEDs off" in err
     layout = hardware.Layout(hardware.load_rig())
     all_off = hardware.render_png(layout, {p.name: bytes(3 * p.width * p.height) for p in layout.rig.panels})
@@ -38,7 +42,7 @@ def test_sigterm_stops_the_table_and_darkens_the_leds(tmp_path):
 
 def test_bad_arguments_are_clear_errors(tmp_path):
     result = subprocess.run(
-        [sys.executable, "-m", "firmware_py.main", "--no-terminal", "--data", str(tmp_path), "--game", "duel",
+        [str(AZUL_TABLE), "--no-terminal", "--no-web", "--data", str(tmp_path), "--game", "duel",
          "--seats", "3"],
         capture_output=True, text=True, timeout=60,
     )

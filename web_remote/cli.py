@@ -1,0 +1,51 @@
+"""``azul-table``: the table program with the phone remote served beside it, in one process."""
+import sys
+
+import hardware
+from firmware_py import main as table_program
+from web_remote import runner
+from web_remote.i18n import LANGUAGES
+from web_remote.service import RemoteService
+
+
+class PhoneRemote:
+    """The table program's add-on that serves the phone page (see :func:`firmware_py.main.main`)."""
+
+    def add_arguments(self, parser):
+        parser.add_argument("--host", default="0.0.0.0", help="address the phone remote listens on (default: all)")
+        parser.add_argument("--port", type=int, default=8080, help="port of the phone remote (0: any free port)")
+        parser.add_argument("--no-web", action="store_true", help="do not start the phone remote")
+        parser.add_argument("--language", default="en", choices=tuple(LANGUAGES),
+                            help="the table's language on phones that ask for none of ours")
+
+    def start(self, args, table):
+        """The remote for ``table``, with its address and QR code on the terminal and the host PIN on
+        the terminal and the centre panel (again for every game set up from a phone); None without it."""
+        if args.no_web:
+            return None
+
+        def announce(remote):
+            print(f"azul-table: host PIN {remote.pin}", file=sys.stderr)
+            table.display.show_pin(remote.pin)
+
+        hw = table.hardware
+        simulated = hw if isinstance(hw, hardware.SimulatedHardware) else None
+        service = RemoteService(table.session, hardware=simulated, language=args.language, on_credentials=announce)
+        try:
+            remote = runner.start(service, host=args.host, port=args.port, display=table.display)
+        except OSError as error:
+            print(f"azul-table: no phone remote ({args.host}:{args.port}: {error.strerror or error})", file=sys.stderr)
+            return None
+        print(f"azul-table: phones join at {remote.url}", file=sys.stderr)
+        print(runner.qr_text(remote.url), file=sys.stderr)
+        if simulated is not None:
+            print(f"azul-table: simulator page at {remote.url.removesuffix('join')}simulator/", file=sys.stderr)
+        return remote
+
+
+def main(argv=None) -> int:
+    return table_program.main(argv, addons=(PhoneRemote(),))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
