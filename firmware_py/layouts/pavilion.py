@@ -70,8 +70,10 @@ def _draw_seat(painter, snapshot, seat, player):
     panel = seat_panel(seat)
     if not painter.has_panel(panel):
         return
+    coloured_side = snapshot.state["side"] == "coloured"
     for star, spaces in zip(pavilion.STARS, player["board"]):
-        tint = CENTRE_STAR if _STAR_COLOUR[star] is None else painter.colours[COLOUR_INDEX[_STAR_COLOUR[star]]].rgb
+        colour = _STAR_COLOUR[star] if coloured_side else None  # monochrome stars take any colour
+        tint = CENTRE_STAR if colour is None else painter.colours[COLOUR_INDEX[colour]].rgb
         for space, tile in enumerate(spaces, start=1):
             rgb = palette.dim(tint, 0.15) if tile == "." else painter.colours[COLOUR_INDEX[tile]].rgb
             painter.pixel(panel, *space_xy(star, space), rgb)

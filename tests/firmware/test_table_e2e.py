@@ -55,3 +55,15 @@ def test_a_whole_summer_pavilion_played_with_buttons_matches_the_core(table_driv
     for seat in range(players):
         x, y = pavilion_layout.SEAT["score"]
         assert driver.read_number(f"seat{seat}", x, y) == reference.scores()[seat]
+
+
+def test_monochrome_stars_glow_neutral_where_coloured_stars_show_their_colour(table_driver):
+    tints = {}
+    for side in ("coloured", "monochrome"):
+        driver = table_driver(Setup(game="pavilion", seed=3, flags=(("side", side),)))
+        x, y = pavilion_layout.space_xy("O", 1)
+        assert driver.table.display.wait_drawn(driver.snapshot.version)
+        tints[side] = driver.panel_rows("seat0")[y][x]
+    red, green, blue = tints["coloured"]
+    assert red > blue  # the orange star's empty space glows orange
+    assert len(set(tints["monochrome"])) == 1  # grey: any colour may go there
