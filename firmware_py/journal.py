@@ -71,7 +71,7 @@ MIGRATIONS = (
 """Schema migrations: entry n-1 takes ``PRAGMA user_version`` from n-1 to n, in one transaction."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
-SETTINGS = ("brightness", "palette")
+SETTINGS = ("brightness", "palette", "hints")
 
 
 class JournalError(CommandRejected):
@@ -313,7 +313,7 @@ class Journal:
     # -- settings --------------------------------------------------------------
 
     def settings(self) -> dict:
-        """The table settings last kept (brightness, palette), as ``Session`` keyword arguments."""
+        """The table settings last kept (brightness, palette, hints), as ``Session`` keyword arguments."""
         with self._lock:
             rows = self._db.execute("SELECT name, value FROM settings").fetchall()
         return {name: json.loads(value) for name, value in rows if name in SETTINGS}

@@ -185,7 +185,8 @@ class _Decision:
 class Session:
     """Owns one game and applies commands to it on its own thread."""
 
-    def __init__(self, setup: Setup, *, game=None, journal=None, brightness=1.0, palette="standard", thinker=None):
+    def __init__(self, setup: Setup, *, game=None, journal=None, brightness=1.0, palette="standard", hints=True,
+                 thinker=None):
         self._commands = queue.Queue()
         self._thinker = thinker if thinker is not None else Thinker()
         self._serial = itertools.count()
@@ -195,7 +196,7 @@ class Session:
         self._thread = None
         self._journal = journal
         self._versions = itertools.count(1)
-        self._settings = {"brightness": brightness, "palette": palette, "hints": True}
+        self._settings = {"brightness": brightness, "palette": palette, "hints": hints}
         self._flash = None
         self._menu = HostMenu()
         self._start(setup, game)

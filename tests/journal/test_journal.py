@@ -97,8 +97,10 @@ def test_settings_survive_a_restart(tmp_path):
     journal = Journal(tmp_path)
     session = Session(Setup(), journal=journal)
     session.subscribe(journal.keep_settings)
-    session.apply(ChangeSettings(brightness=0.4, palette="colour-blind"))
-    assert Journal(tmp_path).settings() == {"brightness": 0.4, "palette": "colour-blind"}
+    session.apply(ChangeSettings(brightness=0.4, palette="colour-blind", hints=False))
+    kept = Journal(tmp_path).settings()
+    assert kept == {"brightness": 0.4, "palette": "colour-blind", "hints": False}
+    assert Session(Setup(), **kept).snapshot.settings == (("brightness", 0.4), ("hints", False), ("palette", "colour-blind"))
 
 
 def test_the_data_directory_comes_from_the_option_then_the_environment(monkeypatch, tmp_path):
