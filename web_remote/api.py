@@ -11,7 +11,9 @@ from flask import Blueprint, Response, current_app, g, jsonify
 
 from firmware_py import games
 from firmware_py.controls import HostMenu
-from firmware_py.session import AI_LEVELS, SEAT_KINDS, AnswerUndo, ChangeSettings, CommandRejected, Play, RequestUndo, Seat, Setup
+from firmware_py.session import (
+    AI_LEVELS, SEAT_KINDS, AnswerUndo, ChangeSettings, CommandRejected, Play, RequestHint, RequestUndo, Seat, Setup,
+)
 from web_remote import guards, i18n
 from web_remote.guards import BadRequest, field, json_body, language, service
 
@@ -121,6 +123,13 @@ def answer_undo():
     return jsonify(version=_command(AnswerUndo(g.seat, accept)))
 
 
+@bp.post("/hint")
+@guards.seat_required
+def request_hint():
+    """Ask the computer for the best option of the token's seat (unless the host turned hints off)."""
+    return jsonify(version=_command(RequestHint(g.seat)))
+
+
 # -- the host ---------------------------------------------------------------------
 
 
@@ -199,17 +208,18 @@ def host_setup():
 @bp.post("/host/settings")
 @guards.host_required
 def host_settings():
-    """Change the brightness cap or the palette: ``{brightness?, palette?}``."""
+    """Change the brightness cap, the palette or whether hints are allowed: ``{brightness?, palette?, hints?}``."""
     return jsonify(version=_command(_settings_change(json_body())))
 
 
 def _settings_change(body) -> ChangeSettings:
-    """The brightness cap (5-100 %) and palette of a form, as a session command."""
+    """The brightness cap (5-100 %), palette and hints switch of a form, as a session command."""
     brightness = field(body, "brightness", (int, float), required=False)
     palette = field(body, "palette", str, choices=HostMenu.PALETTES, required=False)
+    hints = field(body, "hints", bool, required=False)
     if brightness is not None and (isinstance(brightness, bool) or not 0.05 <= brightness <= 1.0):
         raise BadRequest("error.brightness")
-    return ChangeSettings(brightness=None if brightness is None else float(brightness), palette=palette)
+    return ChangeSettings(brightness=None if brightness is None else float(brightness), palette=palette, hints=hints)
 
 
 @bp.post("/host/release")

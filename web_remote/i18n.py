@@ -149,6 +149,7 @@ REFUSALS = (
     (re.compile(r"revealed hidden tiles or plates"), "error.undo_revealed"),
     (re.compile(r"nobody asked for an undo"), "error.no_undo_request"),
     (re.compile(r"the other player must answer"), "error.other_answers"),
+    (re.compile(r"hints are turned off"), "error.hints_off"),
 )
 """The session's refusal reasons, matched to catalogue keys."""
 

@@ -59,6 +59,9 @@ def build(snapshot, roster, language: str, game_id: str) -> dict:
         "flash": None if snapshot.flash is None else {
             "seat": snapshot.flash[0], "message": i18n.refusal(language, snapshot.flash[1])},
         "undo_request": snapshot.undo_request,
+        "hint": None if snapshot.hint is None else {
+            "seat": snapshot.hint[0], "notation": snapshot.hint[1],
+            "label": i18n.option_label(language, game, snapshot.hint[1])},
         "settings": dict(snapshot.settings),
         "flags": {name: value for name, value in setup.flags},
         "state": games.spec(game).public(snapshot.state),

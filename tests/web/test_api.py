@@ -314,3 +314,25 @@ def test_game_over_shows_the_final_scoring_broken_down(client, session):
     assert payload["breakdown"][0][0]["label"] == "Round 1-5"
     for parts, seat in zip(payload["breakdown"], payload["seats"]):
         assert sum(part["points"] for part in parts) == seat["score"]
+
+
+def test_a_seat_asks_for_a_hint_and_the_host_can_turn_hints_off(client, session, phones):
+    phones.join(0)
+    phones.join(1)
+    seat = session.snapshot.current_player
+    assert phones.post(1 - seat, "/api/hint").status_code == 409  # not that seat's decision
+    version = session.snapshot.version
+    assert phones.post(seat, "/api/hint").status_code == 200
+    snapshot = session.wait_for_change(version, 10.0)
+    while snapshot.hint is None:
+        snapshot = session.wait_for_change(snapshot.version, 10.0)
+    hint = client.get("/api/state", headers={"Accept-Language": "it"}).json["hint"]
+    assert hint["seat"] == seat and hint["notation"] in snapshot.options and hint["label"]
+    assert snapshot.options[snapshot.cursors[seat]] == hint["notation"]  # the LEDs highlight it too
+    host = {"X-Host-Token": phones.host_token()}
+    assert client.post("/api/host/settings", json={"hints": "no"}, headers=host).status_code == 400
+    assert client.post("/api/host/settings", json={"hints": False}, headers=host).status_code == 200
+    refused = phones.client.post("/api/hint", json={}, headers={"X-Seat-Token": phones.tokens[seat],
+                                                                "Accept-Language": "sv"})
+    assert refused.status_code == 409 and refused.json["message"] == "Tips är avstängda i det här spelet."
+    assert client.get("/api/state").json["settings"]["hints"] is False

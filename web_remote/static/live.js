@@ -71,6 +71,26 @@
     $("options").replaceChildren(...buttons);
   }
 
+  function renderHint(mine) {
+    const yours = mine !== null && !payload.over && payload.current_player === mine;
+    const hint = payload.hint && payload.hint.seat === mine ? payload.hint : null;
+    $("hint-request").hidden = !yours || !payload.settings.hints || hint !== null;
+    $("hint-text").hidden = hint === null;
+    if (hint !== null) $("hint-text").textContent = t("hint.text", { label: hint.label, notation: hint.notation });
+  }
+
+  async function askHint() {
+    $("hint-request").disabled = true;
+    try {
+      await call("/api/hint", { body: {}, seatToken: held.token });
+      show(t("hint.thinking"), "info");
+    } catch (error) {
+      show(error.message);
+    } finally {
+      $("hint-request").disabled = false;
+    }
+  }
+
   function renderUndo(mine) {
     const asking = payload.undo_request;
     $("undo").hidden = asking === null;
@@ -135,6 +155,7 @@
     renderStatus(mine);
     renderScores();
     renderOptions(mine);
+    renderHint(mine);
     renderUndo(mine);
     renderOver();
     renderHistory();
@@ -179,6 +200,7 @@
     }
   }
 
+  $("hint-request").addEventListener("click", askHint);
   $("undo-request").addEventListener("click", () => undo("/api/undo", {}));
   $("undo-accept").addEventListener("click", () => undo("/api/undo/answer", { accept: true }));
   $("undo-decline").addEventListener("click", () => undo("/api/undo/answer", { accept: false }));
