@@ -46,10 +46,6 @@ class Thinker:
 
         threading.Thread(target=work, name=f"ai-{key}", daemon=True).start()
 
-    def busy(self, key) -> bool:
-        with self._lock:
-            return key in self._running
-
     def cancel_all(self):
         with self._lock:
             for cancel in self._running.values():

@@ -160,13 +160,8 @@ class Snapshot:
     flash: Optional[tuple]  # (seat or None, message) of the last rejected input
     undo_request: Optional[int]  # seat asking for an undo
     hint: Optional[tuple]  # (seat, notation) of the computer's suggestion for the pending decision
-    thinking: bool  # an AI seat is searching for its move
     menu: Optional[tuple]  # (items, index) while the HOST menu is open
-    settings: tuple  # (("brightness", b), ("palette", p))
-
-    @property
-    def last_move(self):
-        return self.history[-1] if self.history else None
+    settings: tuple  # (("brightness", b), ("hints", h), ("palette", p))
 
     def setting(self, name):
         return dict(self.settings)[name]
@@ -528,7 +523,6 @@ class Session:
             flash=self._flash,
             undo_request=self._undo_request,
             hint=self._hint,
-            thinking=self._thinker.busy((self._position, False)),
             menu=self._menu.view(),
             settings=tuple(sorted(self._settings.items())),
         )
