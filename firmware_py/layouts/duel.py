@@ -30,7 +30,7 @@ def draw(painter, snapshot):
     state = snapshot.state
     _draw_small_factories(painter, state)
     _draw_large_factory(painter, state)
-    _draw_plates(painter, state)
+    _draw_plates(painter, state, _focus_plate(snapshot))
     painter.bar(PANEL, *CENTRE["rounds"], 5, state["round"], palette.CURSOR, vertical=True)
     for seat, player in enumerate(state["players"]):
         _draw_seat(painter, snapshot, seat, player)
@@ -90,15 +90,28 @@ def _draw_plate(painter, panel, at, plate, rotation=0):
             painter.rect(panel, x, y, 2, 2, _plate_rgb(painter, space))
 
 
-def _shown_plates(state):
-    """The plates in the display spots: drawn plates while a stack draw is being resolved."""
-    if state["drawn"] and state["drawn_revealed"]:
-        return state["drawn"][:3]
-    return state["display"]
+def _shown_plates(state, focus=None):
+    """The plates in the display spots: drawn plates while a stack draw is being resolved,
+    three at a time around ``focus`` (the plate under the highlight) when more were drawn."""
+    if not (state["drawn"] and state["drawn_revealed"]):
+        return state["display"]
+    drawn = state["drawn"]
+    start = 0
+    if focus in drawn and len(drawn) > 3:
+        start = min(max(drawn.index(focus) - 1, 0), len(drawn) - 3)
+    return drawn[start : start + 3]
 
 
-def _draw_plates(painter, state):
-    for at, plate in zip(CENTRE["display"], _shown_plates(state)):
+def _focus_plate(snapshot):
+    """The drawn plate the deciding seat's highlight is on, if it is choosing among drawn plates."""
+    seat = snapshot.current_player
+    if seat is None or snapshot.cursors[seat] is None or not snapshot.options:
+        return None
+    return duel.Move.parse(snapshot.options[snapshot.cursors[seat]]).plate
+
+
+def _draw_plates(painter, state, focus):
+    for at, plate in zip(CENTRE["display"], _shown_plates(state, focus)):
         if plate >= 0:
             _draw_plate(painter, PANEL, at, plate)
     x, y = CENTRE["stack_top"]
@@ -219,7 +232,7 @@ def _target_pixels(state, seat, move):
     kind = move.kind
     panel = seat_panel(seat)
     if kind in ("display", "keep", "under"):
-        shown = _shown_plates(state)
+        shown = _shown_plates(state, move.plate)
         if kind == "display":
             spot = move.display - 1
         else:

@@ -67,3 +67,22 @@ def test_monochrome_stars_glow_neutral_where_coloured_stars_show_their_colour(ta
     red, green, blue = tints["coloured"]
     assert red > blue  # the orange star's empty space glows orange
     assert len(set(tints["monochrome"])) == 1  # grey: any colour may go there
+
+
+def test_more_than_three_drawn_plates_scroll_with_the_highlight(table_driver):
+    driver = table_driver(Setup(game="duel", seed=9))
+    while driver.snapshot.pending != "action":
+        driver.choose(0)
+    for _ in range(5):
+        driver.choose(driver.snapshot.options.index("P+"))  # draw from the stack, five times
+    driver.choose(driver.snapshot.options.index("P="))
+    snapshot = driver.snapshot
+    assert snapshot.pending == "keep" and len(snapshot.state["drawn"]) == 5
+    driver.table.display.blink_on = lambda: True
+    for index in range(5):
+        if index:
+            driver.tap(snapshot.current_player, "NEXT")
+        rows = driver.panel_rows("centre")
+        middle_or_edge = {0: 0, 4: 2}.get(index, 1)  # the highlighted plate sits in the middle spot when it can
+        sx, sy = duel_layout.CENTRE["display"][middle_or_edge]
+        assert all(min(rows[sy + dy][sx + dx]) > 100 for dx in range(4) for dy in range(4)), index
