@@ -113,7 +113,7 @@ class GameSummary:
     id: int
     game: str
     title: str
-    players: tuple  # display names, by seat
+    players: tuple  # the seats' names, "" where a seat has none (each page says "Player N" in its language)
     started: str
     finished: Optional[str]
     status: str  # running, finished or stopped (left unfinished)
@@ -344,7 +344,7 @@ class Journal:
             ).fetchall()
         summaries = []
         for game_id, game, seats, started, finished, status, origin, scores, winners, decisions, undone in rows:
-            names = tuple(seat.get("name") or f"Player {i + 1}" for i, seat in enumerate(json.loads(seats)))
+            names = tuple(seat.get("name", "") for seat in json.loads(seats))
             summaries.append(GameSummary(
                 game_id, game, games.spec(game).title, names, started, finished, status, origin,
                 tuple(json.loads(scores)) if scores else None, tuple(json.loads(winners)) if winners else (),

@@ -9,7 +9,7 @@ import hardware
 from firmware_py.display import TableDisplay
 from firmware_py.journal import Journal
 from firmware_py.records import position_snapshot
-from firmware_py.session import Play, Seat, Session, Setup
+from firmware_py.session import NewGame, Play, Seat, Session, Setup
 from web_remote import create_app, history, i18n
 from web_remote.service import RemoteService
 
@@ -64,6 +64,13 @@ def test_the_list_shows_date_players_and_decisions(table):
     page = html(client.get("/history/"))
     assert "Azul Duel (playing)" in page and "Ada" in page and "Bo" in page and "Decisions: 6" in page
     assert journal.games()[0].started[:10] in page
+
+
+def test_unnamed_players_are_named_in_the_phones_language(table):
+    client, session, _, _ = table
+    session.apply(NewGame(Setup(game="duel", seed=2)))
+    page = html(client.get("/history/", headers={"Accept-Language": "it"}))
+    assert "Giocatore 1" in page and "Giocatore 2" in page and "Player 1" not in page
 
 
 def in_html(language):
