@@ -89,7 +89,7 @@ def serve_console(session: Session, stopping: threading.Event):
 
 
 def main(argv=None, addons=()) -> int:
-    """Run the table until Ctrl-C, SIGTERM or the console's end of input.
+    """Run the table until Ctrl-C, SIGTERM, SIGHUP or the console's end of input.
 
     ``addons`` plug things in beside the table: each has ``add_arguments(parser)``
     and ``start(args, table)``, which returns something to ``close()`` at the end, or None.
@@ -107,7 +107,8 @@ def main(argv=None, addons=()) -> int:
         print(f"azul-table: {error}", file=sys.stderr)
         return 2
     stopping = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stopping.set())
+    for stop_signal in (signal.SIGTERM, signal.SIGHUP):  # a service stop, or the terminal closing
+        signal.signal(stop_signal, lambda *_: stopping.set())
     table = Table(hw, session)
     started = [addon.start(args, table) for addon in addons]
     simulated = isinstance(hw, hardware.SimulatedHardware)

@@ -1,4 +1,4 @@
-"""The azul-table program: starts on the simulator, and SIGTERM stops it cleanly with the LEDs off."""
+"""The azul-table program: starts on the simulator, and SIGTERM or SIGHUP stops it cleanly with the LEDs off."""
 import io
 import signal
 import subprocess
@@ -6,6 +6,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 import hardware
@@ -13,7 +14,8 @@ import hardware
 AZUL_TABLE = Path(sys.executable).with_name("azul-table")
 
 
-def test_sigterm_stops_the_table_and_darkens_the_leds(tmp_path):
+@pytest.mark.parametrize("stop_signal", [signal.SIGTERM, signal.SIGHUP])
+def test_a_stop_signal_stops_the_table_and_darkens_the_leds(tmp_path, stop_signal):
     png = tmp_path / "table.png"
     process = subprocess.Popen(
         [str(AZUL_TABLE), "--no-terminal", "--host", "127.0.0.1", "--port", "0", "--png", str(png), "--data", str(tmp_path / "data"),
@@ -26,7 +28,7 @@ def test_sigterm_stops_the_table_and_darkens_the_leds(tmp_path):
             time.sleep(0.05)
         assert png.exists(), "no frame was drawn"
         lit = Image.open(png).convert("L").getextrema()[1]
-        process.send_signal(signal.SIGTERM)
+        process.send_signal(stop_signal)
         _, err = process.communicate(timeout=30)
     finally:
         process.kill()
