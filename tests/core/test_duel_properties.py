@@ -3,12 +3,12 @@ round 5, components are conserved, scores stay >= 0, JSON round-trips at every
 step, copies are independent, and push accepts exactly the legal options."""
 import random
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from core_ext import duel
 from core_ext.errors import IllegalMoveError
+from random_walk import play_checked
 
 SPECIAL_PLATES = {i for i, layout in enumerate(duel.PLATE_LAYOUTS) if "S" in layout}
 PAY_BASE = duel.Move.parse("$B").code - 1  # codes below this one are every other kind
@@ -54,26 +54,8 @@ def assert_finished(game):
 @given(seed=st.integers(0, 2**64 - 1), reveal=st.sampled_from(duel.STACK_REVEAL))
 def test_every_step_of_a_random_game(seed, reveal):
     game = duel.Game(seed=seed, stack_reveal=reveal)
-    chooser = random.Random(seed)
-    last_round = 1
-    while not game.is_over():
-        text = game.to_json()
-        state = game.to_dict()
-        assert_conserved(state)
-        assert duel.Game.from_json(text).to_json() == text
-        assert game.round in (last_round, last_round + 1)
-        last_round = game.round
-        legal = game.legal_codes()
-        assert legal and [m.code for m in game.legal_moves()] == legal
-        assert game.current_player == state["current_player"] and game.pending == state["pending"]
-        for code in chooser.sample(range(PAY_BASE, 59354), 3) + chooser.sample(range(PAY_BASE), 8):
-            if code not in legal:
-                with pytest.raises(IllegalMoveError):
-                    game.push_code(code)
-                assert game.to_json() == text
-        twin = game.copy()
-        game.push(chooser.choice(game.legal_moves()))
-        assert twin.to_json() == text
+    play_checked(game, random.Random(seed), check_state=assert_conserved,
+                 illegal_codes=lambda chooser: chooser.sample(range(PAY_BASE, 59354), 3) + chooser.sample(range(PAY_BASE), 8))
     assert_finished(game)
 
 
