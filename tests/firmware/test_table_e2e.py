@@ -75,10 +75,10 @@ def test_more_than_three_drawn_plates_scroll_with_the_highlight(table_driver):
         driver.choose(0)
     for _ in range(5):
         driver.choose(driver.snapshot.options.index("P+"))  # draw from the stack, five times
+    driver.table.display.blink_on = lambda: True  # freeze the blink in its lit phase for every frame from here
     driver.choose(driver.snapshot.options.index("P="))
     snapshot = driver.snapshot
     assert snapshot.pending == "keep" and len(snapshot.state["drawn"]) == 5
-    driver.table.display.blink_on = lambda: True
     for index in range(5):
         if index:
             driver.tap(snapshot.current_player, "NEXT")
