@@ -31,3 +31,18 @@ def play_checked(game, chooser, *, check_state, illegal_codes, min_options=1):
         twin = game.copy()
         game.push(chooser.choice(game.legal_moves()))
         assert twin.to_json() == text
+
+
+def assert_push_accepts_exactly_the_legal(game, codes):
+    """Each of ``codes`` pushed on a copy: accepted exactly when it is legal; ``game`` itself unchanged."""
+    text = game.to_json()
+    legal = set(game.legal_codes())
+    for code in codes:
+        trial = game.copy()
+        try:
+            trial.push_code(code)
+        except IllegalMoveError:
+            assert code not in legal
+        else:
+            assert code in legal
+    assert game.to_json() == text

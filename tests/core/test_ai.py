@@ -1,6 +1,5 @@
 """The search: legal answers, reproducibility, no peeking at hidden state, budgets and cancelling."""
 import importlib.util
-import json
 import random
 import threading
 import time

@@ -1,7 +1,6 @@
 """Azul Duel rules as position tests: every worked example and test vector of
 section 11 of the rules, and the mechanics of setup, the four actions, tiling,
 penalties and the next round. Positions are written as saved-game JSON."""
-import pytest
 
 from core_ext import duel, envelope
 
