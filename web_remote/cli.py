@@ -1,11 +1,19 @@
 """``azul-table``: the table program with the phone remote served beside it, in one process."""
+import argparse
 import sys
 
 import hardware
 from firmware_py import main as table_program
-from web_remote import runner
+from web_remote import network, runner
 from web_remote.i18n import LANGUAGES
 from web_remote.service import RemoteService
+
+
+def table_name(text: str) -> str:
+    try:
+        return network.check_name(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 class PhoneRemote:
@@ -14,6 +22,9 @@ class PhoneRemote:
     def add_arguments(self, parser):
         parser.add_argument("--host", default="0.0.0.0", help="address the phone remote listens on (default: all)")
         parser.add_argument("--port", type=int, default=8080, help="port of the phone remote (0: any free port)")
+        parser.add_argument("--name", type=table_name, default=network.DEFAULT_NAME,
+                            help="the table's name on the network: phones open http://NAME.local:PORT "
+                                 f"(default: {network.DEFAULT_NAME})")
         parser.add_argument("--no-web", action="store_true", help="do not start the phone remote")
         parser.add_argument("--language", default="en", choices=tuple(LANGUAGES),
                             help="the table's language on phones that ask for none of ours")
@@ -32,11 +43,13 @@ class PhoneRemote:
         simulated = hw if isinstance(hw, hardware.SimulatedHardware) else None
         service = RemoteService(table.session, hardware=simulated, language=args.language, on_credentials=announce)
         try:
-            remote = runner.start(service, host=args.host, port=args.port, display=table.display)
+            remote = runner.start(service, host=args.host, port=args.port, display=table.display,
+                                  host_names=network.host_names(args.name))
         except OSError as error:
             print(f"azul-table: no phone remote ({args.host}:{args.port}: {error.strerror or error})", file=sys.stderr)
             return None
-        print(f"azul-table: phones join at {remote.url}", file=sys.stderr)
+        for url in remote.urls:
+            print(f"azul-table: phones join at {url}", file=sys.stderr)
         print(runner.qr_text(remote.url), file=sys.stderr)
         if simulated is not None:
             print(f"azul-table: simulator page at {remote.url.removesuffix('join')}simulator/", file=sys.stderr)

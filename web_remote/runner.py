@@ -3,29 +3,15 @@
 ``azul-table`` calls :func:`start`; tests and benchmarks use it too, on port 0.
 """
 import io
-import socket
 import threading
 
 import qrcode
 
-from web_remote import create_app, history, serve
+from web_remote import create_app, history, network, serve
 from web_remote.service import RemoteService
 
 STOP_TIMEOUT_S = 3.0
 LOOP_TURN_S = 0.2
-
-
-def lan_address() -> str:
-    """This machine's first non-loopback IPv4 address (what phones on the Wi-Fi can reach), else 127.0.0.1."""
-    try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-    except OSError:
-        infos = []
-    for info in infos:
-        address = info[4][0]
-        if not address.startswith("127."):
-            return address
-    return "127.0.0.1"
 
 
 def qr_text(url: str) -> str:
@@ -39,12 +25,15 @@ def qr_text(url: str) -> str:
 
 
 class RunningRemote:
-    """A started web remote: ``url`` of its join page, ``service``, ``close()``."""
+    """A started web remote: ``urls`` of its join page (one per address phones can use, the
+    first is ``url``), its Flask ``app``, ``service``, ``close()``."""
 
-    def __init__(self, service: RemoteService, server, url: str):
+    def __init__(self, service: RemoteService, app, server, urls: list):
         self.service = service
+        self.app = app
         self.server = server
-        self.url = url
+        self.urls = urls
+        self.url = urls[0]
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._serve, name="web", daemon=True)
         self._thread.start()
@@ -76,14 +65,19 @@ class RunningRemote:
         wasyncore.close_all(self.server._map)
 
 
-def start(service: RemoteService, host: str = "0.0.0.0", port: int = 8080, display=None) -> RunningRemote:
+def start(service: RemoteService, host: str = "0.0.0.0", port: int = 8080, display=None,
+          host_names=()) -> RunningRemote:
     """Serve the remote for ``service`` on a daemon thread; returns at once.
 
     ``display`` (the table's :class:`~firmware_py.display.TableDisplay`) lets the
-    host show replayed positions on the LEDs."""
+    host show replayed positions on the LEDs; ``host_names`` are the names besides
+    its addresses that the table answers to (``app.config["TABLE_HOST_NAMES"]``).
+    Without a usable interface address the URL is the loopback one."""
     app = create_app(service)
+    app.config["TABLE_HOST_NAMES"] = tuple(host_names)
     if display is not None:
         history.attach_display(app, display)
     server = serve(app, host=host, port=port)
-    shown = lan_address() if host in ("0.0.0.0", "") else host
-    return RunningRemote(service, server, f"http://{shown}:{server.effective_port}/join")
+    addresses = network.listening_addresses(host) or ["127.0.0.1"]
+    urls = [f"http://{network.url_host(a)}:{server.effective_port}/join" for a in addresses]
+    return RunningRemote(service, app, server, urls)
