@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 
-.PHONY: run test bench build clean
+.PHONY: run test bench build translations clean
 
 $(INSTALLED): pyproject.toml setup.py
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -13,8 +13,20 @@ $(INSTALLED): pyproject.toml setup.py
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(INSTALLED)
 
+CATALOGUES := web_remote/translations
+BABEL := $(VENV)/bin/pybabel
+
 build: $(INSTALLED)
 	$(PY) setup.py --quiet build_ext --inplace -j 2
+	$(BABEL) -q compile -d $(CATALOGUES)
+
+# After adding or changing strings in web_remote/messages.py (or gettext calls in
+# views and templates): refresh the template and every language's .po file, then
+# translate the new entries in each .po (an empty msgstr shows English).
+translations: $(INSTALLED)
+	$(BABEL) extract -F babel.cfg -k P_:1,2 -k C_:1c,2 --no-wrap --sort-by-file \
+		--project azul-table --version 0.1.0 --copyright-holder azul-table -o $(CATALOGUES)/messages.pot .
+	$(BABEL) update --no-wrap --ignore-obsolete -i $(CATALOGUES)/messages.pot -d $(CATALOGUES)
 
 run: build
 	$(VENV)/bin/azul-table $(ARGS)
@@ -28,4 +40,4 @@ bench: build
 	$(PY) -m benchmarks
 
 clean:
-	rm -rf build $(VENV) core_ext/*.c core_ext/*.so core_ext/**/*.c core_ext/**/*.so
+	rm -rf build $(VENV) $(CATALOGUES)/*/LC_MESSAGES/*.mo core_ext/*.c core_ext/*.so core_ext/**/*.c core_ext/**/*.so

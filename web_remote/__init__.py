@@ -8,6 +8,7 @@ thread for every open event stream: see :func:`serve`.
 import secrets
 
 from flask import Flask
+from flask_babel import Babel
 
 from web_remote.payload import PayloadCache
 from web_remote.service import RemoteService
@@ -30,6 +31,7 @@ def create_app(service: RemoteService, test_config=None) -> Flask:
     from web_remote import api, guards, history, pages, simulator
 
     guards.init_app(app)
+    Babel(app, locale_selector=guards.language)  # templates' gettext calls follow the phone's language
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(simulator.bp)

@@ -1,33 +1,70 @@
-"""Languages of the phone page: catalogues, the choice per phone, and words for moves and refusals.
+"""Languages of the phone page: gettext catalogues, the choice per phone, and words for moves and refusals.
 
-Each language is one JSON catalogue in ``translations/`` with the same keys as
-English. A phone's language is its own setting (the ``lang`` cookie) when it
-made one, else the best match of its Accept-Language header, else the table's
-language.
+Strings are named by key (``web_remote/messages.py`` holds each key's English,
+the msgid); the translations are gettext catalogues compiled from
+``translations/<language>/LC_MESSAGES/messages.po`` (``make build`` compiles
+them, ``make translations`` brings the ``.po`` files up to date with the
+code). Counts follow each language's plural rules from Babel. A phone's
+language is its own setting (the ``lang`` cookie) when it made one, else the
+best match of its Accept-Language header, else the table's language.
 """
 import functools
+import gettext
 import importlib
-import json
 import re
 from pathlib import Path
 
+from babel import Locale
+from babel.support import Translations
+
+from web_remote.messages import MESSAGES, Contextual, Plural
+
 LANGUAGES = {"en": "English", "zh": "简体中文", "it": "Italiano", "pt": "Português", "sv": "Svenska"}
+SOURCE_LANGUAGE = "en"  # the msgids are English: it needs no catalogue
 LANGUAGE_COOKIE = "lang"
 HERE = Path(__file__).parent / "translations"
+PLURAL_SAMPLES = (0, 1, 2, 3, 5, 11, 21, 101, 1_000_000)  # a count of every plural category of our languages
+
+
+@functools.cache
+def translations(language: str) -> gettext.NullTranslations:
+    """The compiled catalogue of ``language``. :raise ValueError: unknown language or catalogue not compiled."""
+    if language not in LANGUAGES:
+        raise ValueError(f"unknown language {language!r} (languages: {', '.join(LANGUAGES)})")
+    if language == SOURCE_LANGUAGE:
+        return gettext.NullTranslations()
+    loaded = Translations.load(HERE, [language])
+    if not isinstance(loaded, Translations):
+        raise ValueError(f"the {language} catalogue is not compiled: run `make build`")
+    return loaded
+
+
+def _text(language: str, entry, count) -> str:
+    catalogue = translations(language)
+    if isinstance(entry, Plural):
+        return catalogue.ngettext(entry.singular, entry.plural, count)
+    if isinstance(entry, Contextual):
+        return catalogue.pgettext(entry.context, entry.text)
+    return catalogue.gettext(entry)
+
+
+def translate(language: str, key: str, **fields) -> str:
+    """The text of ``key`` in ``language`` with ``fields`` filled in (``n`` is the count of a plural)."""
+    return _text(language, MESSAGES[key], fields.get("n", 1)).format(**fields)
 
 
 @functools.cache
 def catalogue(language: str) -> dict:
-    """The strings of ``language`` (key -> text with ``{field}`` placeholders)."""
-    if language not in LANGUAGES:
-        raise ValueError(f"unknown language {language!r} (languages: {', '.join(LANGUAGES)})")
-    with open(HERE / f"{language}.json", encoding="utf-8") as handle:
-        return json.load(handle)
-
-
-def translate(language: str, key: str, **fields) -> str:
-    """The text of ``key`` in ``language`` with ``fields`` filled in."""
-    return catalogue(language)[key].format(**fields)
+    """Every string of ``language`` for the page scripts: key -> text, or for a plural,
+    CLDR plural category -> text (the script picks one with ``Intl.PluralRules``)."""
+    rule = Locale.parse(language).plural_form
+    strings = {}
+    for key, entry in MESSAGES.items():
+        if isinstance(entry, Plural):
+            strings[key] = {rule(n): _text(language, entry, n) for n in PLURAL_SAMPLES}
+        else:
+            strings[key] = _text(language, entry, 1)
+    return strings
 
 
 def pick_language(request, default: str) -> str:
@@ -107,7 +144,7 @@ def option_label(language: str, game: str, notation: str) -> str:
 def pending_label(language: str, game: str, pending: str) -> str:
     """What the pending decision asks for, in words."""
     key = f"pending.{game}.{pending}"
-    return translate(language, key) if key in catalogue(language) else translate(language, "pending.other", kind=pending)
+    return translate(language, key) if key in MESSAGES else translate(language, "pending.other", kind=pending)
 
 
 def _objective_key(found):
@@ -121,7 +158,7 @@ BREAKDOWN = (
     (re.compile(r"Score floor at (?P<n>\d)"), lambda found: ("breakdown.floor", found.groupdict())),
     (re.compile(r"All (?P<n>\d)s covered"), lambda found: ("breakdown.number", found.groupdict())),
     (re.compile(r"Leftover tiles"), lambda found: ("breakdown.leftover", {})),
-    (re.compile(r"Star (?P<star>[A-Z]) complete"), lambda found: ("breakdown.star", {"star": found.group("star")})),
+    (re.compile(r"Star (?P<star>[A-Z]) complete"), lambda found: (f"breakdown.star.{found.group('star')}", {})),
     (re.compile(r"Horizontal rows|Colourful rows|Vertical rows|Outer fields|Diagonals|Corner plates|Wild fields"
                 r"|Special fields"), _objective_key),
 )
@@ -134,8 +171,6 @@ def breakdown_label(language: str, label: str) -> str:
         found = pattern.fullmatch(label)
         if found:
             key, fields = key_of(found)
-            if "star" in fields:
-                fields = {"star": translate(language, f"star.{fields['star']}")}
             return translate(language, key, **fields)
     return label
 

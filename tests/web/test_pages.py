@@ -3,10 +3,16 @@ import json
 import re
 import string
 import time
+from pathlib import Path
 
 import pytest
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.plurals import get_plural
+from babel.messages.pofile import read_po
 
 from web_remote import create_app, i18n
+from web_remote.messages import MESSAGES
 from web_remote.service import RemoteService
 
 PAGES = ("/", "/join", "/host", "/settings")
@@ -45,31 +51,78 @@ def test_the_table_language_serves_phones_that_ask_for_none_of_ours(client, serv
     assert payload["pending_label"] == i18n.translate("it", "pending.duel.setup")
 
 
+ROOT = Path(i18n.__file__).parent
+TRANSLATED = [code for code in i18n.LANGUAGES if code != i18n.SOURCE_LANGUAGE]
+
+
 def placeholders(text):
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
-@pytest.mark.parametrize("language", [code for code in i18n.LANGUAGES if code != "en"])
-def test_every_string_is_translated(language):
-    english = i18n.catalogue("en")
-    other = i18n.catalogue(language)
-    assert set(other) == set(english)
-    for key, text in english.items():
-        assert other[key].strip(), key
-        assert placeholders(other[key]) == placeholders(text), key
-    differing = sum(other[key] != text for key, text in english.items())
-    assert differing > 0.8 * len(english)
+def message_ids(catalog):
+    return {(message.context, message.id if isinstance(message.id, str) else message.id[0])
+            for message in catalog if message.id}
+
+
+def test_the_catalogue_template_holds_exactly_the_strings_of_the_code():
+    """`make translations` was run after the last change to the strings."""
+    with open(ROOT.parent / "babel.cfg", encoding="utf-8") as config:
+        method_map, options_map = parse_mapping_cfg(config)
+    keywords = {**DEFAULT_KEYWORDS, "P_": (1, 2), "C_": ((1, "c"), 2)}
+    extracted = {(context, message if isinstance(message, str) else message[0])
+                 for _, _, message, _, context in extract_from_dir(ROOT.parent, method_map, options_map, keywords)}
+    with open(ROOT / "translations" / "messages.pot", "rb") as template:
+        assert message_ids(read_po(template)) == extracted
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_string_is_translated_with_the_languages_plural_forms(language):
+    with open(ROOT / "translations" / "messages.pot", "rb") as template:
+        wanted = message_ids(read_po(template))
+    with open(ROOT / "translations" / language / "LC_MESSAGES" / "messages.po", "rb") as po:
+        catalog = read_po(po, locale=language)
+    assert message_ids(catalog) == wanted
+    assert catalog.num_plurals == get_plural(language).num_plurals
+    differing = 0
+    for message in catalog:
+        if not message.id:
+            continue
+        assert not message.fuzzy, message.id
+        sources = [message.id] if isinstance(message.id, str) else list(message.id)
+        forms = [message.string] if isinstance(message.string, str) else list(message.string)
+        assert len(forms) == (1 if isinstance(message.id, str) else catalog.num_plurals), message.id
+        for form in forms:
+            assert form.strip() and placeholders(form) == placeholders(sources[0]), message.id
+        differing += forms[0] != sources[0]
+    assert differing > 0.8 * len(wanted)
+
+
+@pytest.mark.parametrize(("language", "one", "two"), [
+    ("en", "Pay with 1 wild tile", "Pay with 2 wild tiles"),
+    ("zh", "用1块百搭色瓷砖支付", "用2块百搭色瓷砖支付"),
+    ("it", "Paga con 1 tessera jolly", "Paga con 2 tessere jolly"),
+    ("pt", "Pagar com 1 peça coringa", "Pagar com 2 peças coringa"),
+    ("sv", "Betala med 1 vild bricka", "Betala med 2 vilda brickor"),
+])
+def test_counts_read_right_in_every_language(language, one, two):
+    assert i18n.option_label(language, "pavilion", "W1") == one
+    assert i18n.option_label(language, "pavilion", "W2") == two
+    forms = i18n.catalogue(language)["option.pavilion.pay"]
+    assert forms["other"] == two.replace("2", "{n}")
+
+
+def test_colours_are_named_without_articles_that_cannot_agree():
+    assert i18n.option_label("en", "pavilion", "KO") == "Keep one tile: orange"
+    assert i18n.breakdown_label("sv", "Star O complete") == "Den orange stjärnan komplett"
+    assert "Orange stjärnan" not in i18n.option_label("sv", "pavilion", "R@O1")
 
 
 def test_every_key_the_pages_use_exists():
-    from pathlib import Path
-
-    root = Path(i18n.__file__).parent
-    sources = [*root.glob("templates/**/*.html"), *root.glob("static/*.js"), *root.glob("*.py")]
+    sources = [*ROOT.glob("templates/**/*.html"), *ROOT.glob("static/*.js"), *ROOT.glob("*.py")]
     used = set()
     for source in sources:
         used |= set(re.findall(r"""\bt\(\s*["']([a-z_]+\.[a-zA-Z_.-]+)["']""", source.read_text()))
-    assert used and used <= set(i18n.catalogue("en")), used - set(i18n.catalogue("en"))
+    assert used and used <= set(MESSAGES), used - set(MESSAGES)
 
 
 def test_unknown_refusals_are_quoted_in_the_phones_language():

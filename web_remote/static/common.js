@@ -5,8 +5,12 @@ const Remote = (() => {
   const SEAT_KEY = "azul.seat";
   const HOST_KEY = "azul.host";
 
+  const plurals = new Intl.PluralRules(document.documentElement.lang);
+
+  // The string of `key` with its {fields} filled in; a plural picks its form by the count `n`.
   function t(key, fields = {}) {
-    const text = strings[key] ?? key;
+    let text = strings[key] ?? key;
+    if (typeof text === "object") text = text[plurals.select(fields.n)] ?? text.other;
     return text.replace(/\{(\w+)\}/g, (whole, name) => (name in fields ? String(fields[name]) : whole));
   }
 
