@@ -95,6 +95,9 @@ cdef void apply_move(State* s, int code) noexcept nogil
 cdef bint is_legal(State* s, int code) noexcept nogil
 cdef int play_out(State* s, uint64_t* chooser) noexcept nogil
 cdef void redetermine_state(State* s) noexcept nogil
+cdef int fitting_cells(Player* pl, int line, int colour, int* out) noexcept nogil
+cdef int run_score(Player* pl, int cell) noexcept nogil
+cdef int objective_points(Player* pl, int objective) noexcept nogil
 
 
 cdef class Move(_MoveBase):

@@ -2,9 +2,10 @@
 
 The search works on any game with the rules cores' common API (``core_ext.duel``
 and ``core_ext.pavilion``). It never reads hidden state: every iteration starts
-from ``game.redetermine(seed, seat)``. Its strength is set by thinking time
-(:data:`LEVELS`) or by a number of iterations; with ``seed`` and ``iterations``
-(and no time limit) the answer is reproducible.
+from ``game.redetermine(seed, seat)``. Its strength is set by a level
+(:data:`LEVELS`: iterations with a time cap), by a thinking time or by a number
+of iterations; with ``seed`` and ``iterations`` (and no time limit) the answer
+is reproducible, on any machine and with any number of cores.
 
 >>> from core_ext import ai, duel
 >>> game = duel.Game(seed=7)
@@ -12,30 +13,78 @@ from ``game.redetermine(seed, seat)``. Its strength is set by thinking time
 >>> move in game.legal_moves()
 True
 """
+import concurrent.futures
 import math
 import numbers
+import os
+import threading
 import time
+from dataclasses import dataclass
 
+from core_ext.ai import _duel_knowledge, _pavilion_knowledge
 from core_ext.ai._search import Search
 
-LEVELS = {"easy": 0.1, "normal": 0.5, "hard": 2.0}
-"""Level name -> thinking time in seconds per decision."""
+__all__ = ["LEVELS", "DEFAULT_LEVEL", "Level", "Search", "choose", "hint", "knowledge_of", "level_of"]
+
+
+@dataclass(frozen=True)
+class Level:
+    """A level: a fixed amount of search that a Raspberry Pi 4 finishes within ``seconds``.
+
+    ``iterations`` are shared out over ``trees`` independent trees (root
+    parallelism), which run on as many cores as the machine has; the answer
+    does not depend on the core count. ``guided`` picks the search with the
+    heuristic knowledge; without it the search plays random playouts.
+    """
+
+    iterations: int
+    seconds: float
+    guided: bool = True
+    trees: int = 4
+
+
+LEVELS = {
+    "easy": Level(iterations=200, seconds=1.0, guided=False, trees=1),
+    "normal": Level(iterations=400, seconds=3.0),
+    "hard": Level(iterations=2400, seconds=8.0),
+}
+"""Level name -> :class:`Level` (measured strength in ``docs/ai.md``)."""
 
 DEFAULT_LEVEL = "normal"
 
-__all__ = ["LEVELS", "DEFAULT_LEVEL", "Search", "choose", "hint", "think_time_of"]
+_KNOWLEDGE = {"core_ext.duel": _duel_knowledge, "core_ext.pavilion": _pavilion_knowledge}
+
+_POOL = None
+_POOL_LOCK = threading.Lock()
 
 
-def think_time_of(level):
-    """The thinking time of a level name, with a clear error for an unknown one."""
+def knowledge_of(game):
+    """The heuristic knowledge module (evaluation, option scores, guided playout) of ``game``'s rules."""
     try:
-        return LEVELS[level]
+        return _KNOWLEDGE[type(game).__module__]
+    except KeyError:
+        raise ValueError(f"no knowledge for games of {type(game).__module__}") from None
+
+
+def level_of(name):
+    """The :class:`Level` of a level name, with a clear error for an unknown one."""
+    try:
+        return LEVELS[name]
     except (KeyError, TypeError):
-        raise ValueError(f"AI level must be one of {', '.join(LEVELS)}, not {level!r}") from None
+        raise ValueError(f"AI level must be one of {', '.join(LEVELS)}, not {name!r}") from None
 
 
-def _budget(level, think_time, iterations):
-    """(iteration cap, seconds or None) from the keyword options, validated."""
+def _pool():
+    """One thread per core for the trees of a search, created on first use."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1,
+                                                          thread_name_prefix="ai-tree")
+        return _POOL
+
+
+def _check_budget(level, think_time, iterations, trees):
     if level is not None and think_time is not None:
         raise ValueError("give either level or think_time, not both")
     if iterations is not None:
@@ -46,38 +95,90 @@ def _budget(level, think_time, iterations):
             0 < think_time < math.inf
         ):
             raise ValueError(f"think_time must be a positive number of seconds, not {think_time!r}")
-    elif level is not None or iterations is None:
-        think_time = think_time_of(DEFAULT_LEVEL if level is None else level)
-    cap = iterations if iterations is not None else 2**62
-    return cap, think_time
+    if trees is not None and (isinstance(trees, bool) or not isinstance(trees, numbers.Integral) or trees < 1):
+        raise ValueError(f"trees must be a positive int, not {trees!r}")
 
 
-def choose(game, *, level=None, think_time=None, iterations=None, seed=None, cancel=None):
+def search_statistics(game, *, level=None, think_time=None, iterations=None, seed=None, cancel=None,
+                      guided=None, trees=None, workers=None):
+    """``{code: (visits, mean reward)}`` of the root options after a search of ``game`` (summed over trees).
+
+    The budget is as for :func:`choose`. ``workers`` caps the threads (default:
+    one per core); the result does not depend on it unless time runs out.
+    """
+    _check_budget(level, think_time, iterations, trees)
+    if think_time is None and iterations is None:
+        level = DEFAULT_LEVEL if level is None else level
+    spec = level_of(level) if level is not None else None
+    if spec is not None:
+        cap = spec.iterations if iterations is None else min(iterations, spec.iterations)
+        seconds, guided = spec.seconds, spec.guided if guided is None else guided
+        trees = spec.trees if trees is None else trees
+    else:
+        cap = iterations if iterations is not None else 2**62
+        seconds = think_time
+        guided = True if guided is None else guided
+        trees = 1 if trees is None else trees
+    knowledge = knowledge_of(game) if guided else None
+    deadline = 0.0 if seconds is None else time.perf_counter() + seconds
+    # tree i's seed: the given seed in the high words, so tree 0 searches exactly as a single tree would
+    searches = [Search(game, None if seed is None else seed + (index << 64), knowledge) for index in range(trees)]
+    share = [cap // trees + (1 if index < cap % trees else 0) for index in range(trees)]
+    workers = min(trees, workers or os.cpu_count() or 1)
+    if workers == 1:
+        for search, budget in zip(searches, share):
+            if budget:
+                search.run(budget, deadline, cancel)
+    else:
+        jobs = [_pool().submit(search.run, budget, deadline, cancel)
+                for search, budget in zip(searches, share) if budget]
+        for job in jobs:
+            job.result()
+    merged = {}
+    for search in searches:
+        for code, (visits, mean) in search.statistics().items():
+            total_visits, total_reward = merged.get(code, (0, 0.0))
+            merged[code] = (total_visits + visits, total_reward + visits * mean)
+    return {code: (visits, reward / visits) for code, (visits, reward) in merged.items()}
+
+
+def choose(game, *, level=None, think_time=None, iterations=None, seed=None, cancel=None,
+           guided=None, trees=None, workers=None):
     """The option the computer picks for the seat that owns ``game``'s pending decision.
 
-    The budget is ``level`` (a name in :data:`LEVELS`) or ``think_time`` (seconds),
-    optionally capped by ``iterations``; with ``iterations`` alone there is no time
-    limit and the answer is deterministic given ``seed``. Without any budget the
-    ``normal`` level applies. ``cancel`` (anything with ``is_set()``, such as a
-    ``threading.Event``) ends the search early; the best option found so far is
-    returned. ``game`` is not changed. A decision with one option is answered at once.
+    The budget is ``level`` (a name in :data:`LEVELS`: its iterations, capped
+    by its time) or ``think_time`` (seconds), optionally capped by
+    ``iterations``; with ``iterations`` alone there is no time limit and the
+    answer is deterministic given ``seed``. Without any budget the ``normal``
+    level applies. ``guided`` (default: the level's, else True) chooses the
+    search with heuristic knowledge; ``trees`` splits the iterations over
+    independent trees searched in parallel. ``cancel`` (anything with
+    ``is_set()``, such as a ``threading.Event``) ends the search early; the
+    best option found so far is returned. ``game`` is not changed. A decision
+    with one option is answered at once.
 
     :raises ValueError: for a finished game or an invalid budget.
     """
-    cap, seconds = _budget(level, think_time, iterations)
+    _check_budget(level, think_time, iterations, trees)
+    if level is not None:
+        level_of(level)
     legal = game.legal_moves()
     if not legal:
         raise ValueError("the game is over: there is no pending decision to choose for")
     if len(legal) == 1:
         return legal[0]
-    search = Search(game, seed)
-    deadline = 0.0 if seconds is None else time.perf_counter() + seconds
-    search.run(cap, deadline, cancel)
-    best = search.best_code([move.code for move in legal])
-    return next(move for move in legal if move.code == best)
+    statistics = search_statistics(game, level=level, think_time=think_time, iterations=iterations, seed=seed,
+                                   cancel=cancel, guided=guided, trees=trees, workers=workers)
+    best, best_key = legal[0], None
+    for move in legal:
+        if move.code in statistics:
+            key = statistics[move.code]
+            if best_key is None or key > best_key:
+                best, best_key = move, key
+    return best
 
 
-def hint(game, *, seat=None, level=None, think_time=None, iterations=None, seed=None, cancel=None):
+def hint(game, *, seat=None, **budget):
     """The option suggested to a human seat at its pending decision: the same search as :func:`choose`.
 
     ``seat``, when given, must be the seat that owns the pending decision, so a
@@ -87,4 +188,4 @@ def hint(game, *, seat=None, level=None, think_time=None, iterations=None, seed=
     """
     if seat is not None and not game.is_over() and seat != game.current_player:
         raise ValueError(f"seat {seat} has no pending decision: seat {game.current_player} is deciding")
-    return choose(game, level=level, think_time=think_time, iterations=iterations, seed=seed, cancel=cancel)
+    return choose(game, **budget)

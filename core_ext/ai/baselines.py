@@ -1,17 +1,19 @@
-"""Reference opponents for measuring the search: uniformly random and greedy play."""
+"""Reference opponents for measuring the search: random, greedy, heuristic and lookahead play.
+
+Each is a function ``(game, rng) -> Move`` (``rng`` is a ``random.Random``).
+Every one that tries options does so on a redetermined copy, so chance events
+inside a move never reveal anything the seat could not know.
+"""
+from core_ext import ai
 
 
 def random_move(game, rng):
-    """A uniformly random legal option (``rng`` is a ``random.Random``)."""
+    """A uniformly random legal option."""
     return rng.choice(game.legal_moves())
 
 
 def greedy_move(game, rng):
-    """An option with the best immediate change of the deciding seat's own score; ties at random.
-
-    Options are tried on a redetermined copy, so chance events inside a move
-    never reveal anything the seat could not know.
-    """
+    """An option with the best immediate change of the deciding seat's own score; ties at random."""
     seat = game.current_player
     view = game.redetermine(rng.getrandbits(64), seat)
     before = view.scores()[seat]
@@ -26,3 +28,36 @@ def greedy_move(game, rng):
         elif gain == best_gain:
             best.append(move)
     return rng.choice(best)
+
+
+def _move_of(game, code):
+    return next(move for move in game.legal_moves() if move.code == code)
+
+
+def heuristic_move(game, rng):
+    """The hand-written heuristic's option: the best change of the seat's estimated final score.
+
+    The estimate and the option scores are the game's knowledge module
+    (:func:`core_ext.ai.knowledge_of`); ties at random.
+    """
+    view = game.redetermine(rng.getrandbits(64), game.current_player)
+    return _move_of(game, ai.knowledge_of(game).heuristic_code(view, rng.getrandbits(64)))
+
+
+def lookahead_move(game, rng):
+    """The heuristic one turn deeper: each option, then heuristic play by every seat to the end
+    of the round (or the game), judged by the estimated final margin over the best opponent."""
+    knowledge = ai.knowledge_of(game)
+    seat = game.current_player
+    view = game.redetermine(rng.getrandbits(64), seat)
+    best, best_margin = None, None
+    for move in game.legal_moves():
+        after = view.copy()
+        after.push_code(move.code)
+        if not after.is_over():
+            knowledge.playout(after, rng.getrandbits(64), 0, 1)
+        values = knowledge.value(after)
+        margin = values[seat] - max(v for other, v in enumerate(values) if other != seat)
+        if best_margin is None or margin > best_margin:
+            best, best_margin = move, margin
+    return best

@@ -2,41 +2,67 @@
 
 ``python -m core_ext.ai.match --game duel --ai hard --opponent greedy --games 200 --seed 1``
 
-A player is ``random``, ``greedy``, a level name (``easy``, ``normal``,
-``hard``: thinking time per decision) or a whole number (that many search
-iterations per decision, with no time limit: reproducible from ``--seed``).
+A player is ``random``, ``greedy``, ``heuristic`` or ``lookahead`` (the
+reference players of ``core_ext.ai.baselines``), a level name (``easy``,
+``normal``, ``hard``), a whole number (that many iterations per decision of
+the guided search, one tree, no time limit: reproducible from ``--seed``), a
+number of seconds such as ``2s`` (the guided search thinking that long), or
+either of the last two after ``plain:`` for the search without knowledge.
 The tested player (``--ai``) takes each seat in turn from game to game; the
 other seats are all ``--opponent``. A game counts as a win when the tested
 player is its only winner; shared victories are reported apart.
 """
 import argparse
 import importlib
+import math
 import random
 import sys
 import time
 from dataclasses import dataclass, field
 
 from core_ext import ai
-from core_ext.ai.baselines import greedy_move, random_move
+from core_ext.ai.baselines import greedy_move, heuristic_move, lookahead_move, random_move
 
 GAMES = {"duel": (2, 2), "pavilion": (2, 4)}
 """Game module name -> (fewest, most) seats."""
 
-BASELINES = {"random": random_move, "greedy": greedy_move}
+BASELINES = {"random": random_move, "greedy": greedy_move, "heuristic": heuristic_move, "lookahead": lookahead_move}
 
 
-def player_from_spec(spec):
-    """A ``(game, rng) -> Move`` function for a player description (see the module docstring)."""
+def player_from_spec(spec, workers=1):
+    """A ``(game, rng) -> Move`` function for a player description (see the module docstring).
+
+    ``workers`` caps the threads a level's trees run on.
+    """
     if spec in BASELINES:
         return BASELINES[spec]
     if spec in ai.LEVELS:
-        return lambda game, rng: ai.choose(game, level=spec, seed=rng.getrandbits(64))
-    if spec.isdigit() and int(spec) > 0:
-        iterations = int(spec)
-        return lambda game, rng: ai.choose(game, iterations=iterations, seed=rng.getrandbits(64))
+        return lambda game, rng: ai.choose(game, level=spec, seed=rng.getrandbits(64), workers=workers)
+    guided = not spec.startswith("plain:")
+    budget = spec if guided else spec[len("plain:"):]
+    if budget.isdigit() and int(budget) > 0:
+        iterations = int(budget)
+        return lambda game, rng: ai.choose(game, iterations=iterations, guided=guided, seed=rng.getrandbits(64))
+    try:
+        seconds = float(budget[:-1]) if budget.endswith("s") else math.nan
+    except ValueError:
+        seconds = math.nan
+    if 0 < seconds < math.inf:
+        return lambda game, rng: ai.choose(game, think_time=seconds, guided=guided, seed=rng.getrandbits(64))
     raise ValueError(
-        f"a player is one of {', '.join([*BASELINES, *ai.LEVELS])} or a positive number of iterations, not {spec!r}"
+        f"a player is one of {', '.join([*BASELINES, *ai.LEVELS])}, a positive number of iterations "
+        f"or of seconds (2s), optionally after plain:, not {spec!r}"
     )
+
+
+def wilson_interval(successes, trials, z=1.96):
+    """The 95% Wilson score interval of a proportion, as (low, high)."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def new_game(game_name, seats, seed):
@@ -94,15 +120,15 @@ class MatchResult:
         self.margins.append(scores[tested_seat] - max(others))
 
 
-def run_match(game_name, tested, opponent, *, games, seats=2, seed=0, progress=None):
+def run_match(game_name, tested, opponent, *, games, seats=2, seed=0, progress=None, workers=1):
     """Play ``games`` games of the ``tested`` player against ``opponent`` players; a :class:`MatchResult`.
 
     ``progress``, if given, is called with the result after every game.
     """
     if games < 1:
         raise ValueError(f"games must be at least 1, not {games}")
-    tested_player = player_from_spec(tested)
-    opponent_player = player_from_spec(opponent)
+    tested_player = player_from_spec(tested, workers)
+    opponent_player = player_from_spec(opponent, workers)
     new_game(game_name, seats, 0)  # validates the game and the seat count before any play
     rng = random.Random(seed)
     result = MatchResult()
@@ -123,22 +149,26 @@ def report(result, tested, opponent):
     mean = result.tested_points / result.games
     opponent_mean = result.opponent_points / max(1, result.opponent_seats)
     margins = sorted(result.margins)
+    low, high = wilson_interval(result.wins, result.games)
     return [
         f"{tested} vs {opponent}: {result.wins} wins, {result.shared} shared, {result.losses} losses "
-        f"in {result.games} games: win rate {100 * result.win_rate:.1f}%",
+        f"in {result.games} games: win rate {100 * result.win_rate:.1f}% "
+        f"(95% interval {100 * low:.1f}-{100 * high:.1f}%)",
         f"mean score {mean:.1f} vs {opponent_mean:.1f}; median margin over the best opponent "
         f"{margins[len(margins) // 2]:+d}; {result.seconds / result.games:.1f} s per game",
     ]
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m core_ext.ai.match", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m core_ext.ai.match", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", choices=sorted(GAMES), default="duel")
     parser.add_argument("--players", type=int, default=2, help="seats at the table (Summer Pavilion: 2-4)")
-    parser.add_argument("--ai", default="normal", help="the tested player: a level, an iteration count, random or greedy")
-    parser.add_argument("--opponent", default="random", help="every other seat: random, greedy, a level or an iteration count")
+    parser.add_argument("--ai", default="normal", help="the tested player (see above)")
+    parser.add_argument("--opponent", default="random", help="every other seat (see above)")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1, help="threads for a level's search trees (default 1)")
     parser.add_argument("--quiet", action="store_true", help="no progress line per game")
     args = parser.parse_args(argv)
 
@@ -148,7 +178,7 @@ def main(argv=None):
 
     try:
         result = run_match(args.game, args.ai, args.opponent, games=args.games, seats=args.players,
-                           seed=args.seed, progress=None if args.quiet else progress)
+                           seed=args.seed, progress=None if args.quiet else progress, workers=args.workers)
     except ValueError as error:
         parser.error(str(error))
     print(f"{args.game}, {args.players} players, seed {args.seed}")

@@ -91,7 +91,7 @@ def test_choices_do_not_depend_on_anything_the_seat_cannot_see(game_name):
 def test_the_search_beats_random_play():
     for seed in range(4):
         game = new_game("duel", 2, seed)
-        searcher = lambda g, rng: ai.choose(g, iterations=300, seed=rng.getrandbits(64))
+        searcher = lambda g, rng: ai.choose(g, iterations=300, guided=False, seed=rng.getrandbits(64))
         players = [searcher, random_move] if seed % 2 == 0 else [random_move, searcher]
         play_game(game, players, random.Random(seed))
         assert game.winners() == (seed % 2,), game.scores()
@@ -118,12 +118,14 @@ def test_levels_keep_to_their_thinking_time(level):
     move = ai.choose(game, level=level, seed=1)
     elapsed = time.perf_counter() - started
     assert move in game.legal_moves()
-    assert elapsed <= ai.LEVELS[level] + 0.25
+    assert elapsed <= ai.LEVELS[level].seconds + 0.25
 
 
 def test_a_think_time_is_kept_and_a_level_table_is_published():
     assert list(ai.LEVELS) == ["easy", "normal", "hard"]
-    assert ai.LEVELS["easy"] < ai.LEVELS["normal"] < ai.LEVELS["hard"]
+    easy, normal, hard = ai.LEVELS.values()
+    assert easy.iterations < normal.iterations < hard.iterations
+    assert easy.seconds <= normal.seconds <= hard.seconds
     game = positions("duel", seed=2)[1]
     started = time.perf_counter()
     ai.choose(game, think_time=0.25, seed=1)
@@ -173,6 +175,7 @@ def test_the_search_stops_early_once_the_choice_is_settled():
     ({"think_time": "1"}, "positive number"),
     ({"iterations": 0}, "positive int"),
     ({"iterations": 2.5}, "positive int"),
+    ({"iterations": 10, "trees": 0}, "trees must be a positive int"),
 ])
 def test_bad_budgets_are_refused(options, message):
     with pytest.raises(ValueError, match=message):

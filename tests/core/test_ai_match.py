@@ -5,8 +5,8 @@ from core_ext.ai import match
 
 
 def test_a_match_with_fixed_iterations_is_reproducible_and_counts_every_game():
-    first = match.run_match("duel", "40", "random", games=4, seed=3)
-    second = match.run_match("duel", "40", "random", games=4, seed=3)
+    first = match.run_match("duel", "20", "random", games=4, seed=3)
+    second = match.run_match("duel", "20", "random", games=4, seed=3)
     assert first.games == 4 and first.wins + first.shared + first.losses == 4
     assert (first.wins, first.margins) == (second.wins, second.margins)
     assert first.opponent_seats == 4
@@ -25,7 +25,8 @@ def test_the_script_prints_the_win_rate(capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--ai", "genius"], "a player is one of random, greedy, easy, normal, hard"),
+    (["--ai", "genius"], "a player is one of random, greedy, heuristic, lookahead, easy, normal, hard"),
+    (["--ai", "plain:0s"], "positive number of iterations or of seconds"),
     (["--opponent", "0"], "positive number of iterations"),
     (["--game", "duel", "--players", "3"], "duel is played by 2 to 2 players, not 3"),
     (["--games", "0"], "games must be at least 1"),

@@ -1,0 +1,117 @@
+"""The hand-written knowledge: evaluation, option scores, guided playouts, the reference players,
+and the search that uses them (priors, cut-off playouts, trees searched in parallel)."""
+import random
+
+import pytest
+
+from core_ext import ai, duel, pavilion
+from core_ext.ai.baselines import greedy_move, heuristic_move, lookahead_move
+from core_ext.ai.match import new_game, play_game, run_match, wilson_interval
+
+from tests.core.test_ai import positions
+
+GAMES = [("duel", 2), ("pavilion", 2), ("pavilion", 3), ("pavilion", 4)]
+
+
+@pytest.mark.parametrize("game_name, seats", GAMES)
+def test_the_estimate_is_the_score_once_the_game_is_over(game_name, seats):
+    game = new_game(game_name, seats, 4)
+    knowledge = ai.knowledge_of(game)
+    assert len(knowledge.value(game)) == seats
+    knowledge.playout(game, 1)
+    assert game.is_over()
+    assert knowledge.value(game) == tuple(float(s) for s in game.scores())
+
+
+@pytest.mark.parametrize("game_name, seats", GAMES)
+def test_a_playout_cut_at_a_round_end_stops_at_the_next_round(game_name, seats):
+    game = new_game(game_name, seats, 6)
+    knowledge = ai.knowledge_of(game)
+    for _ in range(3):
+        before = game.round
+        knowledge.playout(game, 2, 10, 1)
+        assert game.is_over() or game.round == before + 1
+
+
+@pytest.mark.parametrize("game_name", ["duel", "pavilion"])
+def test_the_heuristic_scores_every_option_and_picks_one_of_the_best(game_name):
+    for game in positions(game_name, seed=5, every=3):
+        knowledge = ai.knowledge_of(game)
+        codes = game.legal_codes()
+        scores = knowledge.option_scores(game, codes)
+        assert len(scores) == len(codes)
+        pick = knowledge.heuristic_code(game, 3)
+        assert scores[codes.index(pick)] == max(scores)
+
+
+def test_a_take_is_judged_by_the_line_its_tiles_can_fill():
+    """Azul Duel: with an empty board side, tiles that complete a pattern line beat
+    tiles that can only break; the heuristic never breaks tiles a line could take."""
+    for game in positions("duel", seed=9, every=2):
+        if game.pending != "line":
+            continue
+        knowledge = ai.knowledge_of(game)
+        codes = game.legal_codes()
+        pick = duel.Move.from_code(knowledge.heuristic_code(game, 1))
+        if len(codes) > 1 and pick.line == 6:
+            # the broken-tiles area is chosen only when every line scores no better
+            scores = knowledge.option_scores(game, codes)
+            assert scores[codes.index(pick.code)] >= max(scores)
+
+
+@pytest.mark.parametrize("player", [heuristic_move, lookahead_move])
+@pytest.mark.parametrize("game_name", ["duel", "pavilion"])
+def test_reference_players_answer_legally_and_leave_the_game_unchanged(player, game_name):
+    rng = random.Random(2)
+    for game in positions(game_name, seed=13, every=5):
+        before = game.to_json()
+        assert player(game, rng) in game.legal_moves()
+        assert game.to_json() == before
+
+
+@pytest.mark.parametrize("game_name", ["duel", "pavilion"])
+def test_the_heuristic_beats_greedy_play(game_name):
+    result = run_match(game_name, "heuristic", "greedy", games=6, seed=3)
+    assert result.wins == 6, result.margins
+
+
+def test_the_lookahead_beats_the_heuristic_in_azul_duel():
+    result = run_match("duel", "lookahead", "heuristic", games=4, seed=2)
+    assert result.wins == 4, result.margins
+
+
+def test_a_short_guided_search_beats_the_plain_one():
+    """Azul Duel, 40 iterations each: knowledge wins where random playouts do not know what to do."""
+    result = run_match("duel", "40", "plain:40", games=4, seed=5)
+    assert result.wins == 4, result.margins
+
+
+@pytest.mark.parametrize("game_name", ["duel", "pavilion"])
+def test_guided_searches_are_reproducible_and_do_not_peek(game_name):
+    rng = random.Random(8)
+    for game in positions(game_name, seed=14, every=9):
+        twin = game.redetermine(rng.getrandbits(64), game.current_player)
+        knowledge = ai.knowledge_of(game)
+        first, second = ai.Search(game, seed=4, knowledge=knowledge), ai.Search(twin, seed=4, knowledge=knowledge)
+        assert first.run(80) == second.run(80)
+        assert first.statistics() == second.statistics()
+
+
+def test_trees_give_the_same_answer_on_one_thread_or_several():
+    for game in positions("pavilion", seed=15, every=6)[:4]:
+        one = ai.search_statistics(game, iterations=120, trees=3, seed=7, workers=1)
+        many = ai.search_statistics(game, iterations=120, trees=3, seed=7, workers=3)
+        assert one == many
+        assert sum(visits for visits, _ in one.values()) == 120
+
+
+def test_a_level_is_a_budget_of_iterations():
+    game = positions("duel", seed=2)[1]
+    statistics = ai.search_statistics(game, level="normal", seed=1)
+    assert sum(visits for visits, _ in statistics.values()) <= ai.LEVELS["normal"].iterations
+
+
+def test_the_wilson_interval_of_a_known_case():
+    low, high = wilson_interval(9, 10)
+    assert round(low, 3) == 0.596 and round(high, 3) == 0.982
+    assert wilson_interval(0, 0) == (0.0, 1.0)
