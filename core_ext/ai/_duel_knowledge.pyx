@@ -235,8 +235,18 @@ def value(Game game):
 
 
 def option_scores(Game game, codes):
-    """The heuristic score of each option in ``codes`` (legal now) for the deciding seat."""
-    return [option_score(&game.s, code) for code in codes]
+    """The heuristic score of each option in ``codes`` (legal now) for the deciding seat (without the GIL)."""
+    cdef int options[MAX_OPTIONS]
+    cdef double scores[MAX_OPTIONS]
+    cdef int n = len(codes), i
+    if n > MAX_OPTIONS:
+        raise ValueError(f"at most {MAX_OPTIONS} options, not {n}")
+    for i in range(n):
+        options[i] = codes[i]
+    with nogil:
+        for i in range(n):
+            scores[i] = option_score(&game.s, options[i])
+    return [scores[i] for i in range(n)]
 
 
 def heuristic_code(Game game, seed):

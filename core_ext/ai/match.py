@@ -173,8 +173,11 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     def progress(result):
+        low, high = wilson_interval(result.wins, result.games)
         print(f"game {result.games}: win rate {100 * result.win_rate:.1f}% "
-              f"({result.wins} wins, {result.shared} shared, {result.losses} losses)", flush=True)
+              f"({result.wins} wins, {result.shared} shared, {result.losses} losses; 95% interval "
+              f"{100 * low:.1f}-{100 * high:.1f}%), mean score {result.tested_points / result.games:.1f} vs "
+              f"{result.opponent_points / result.opponent_seats:.1f}", flush=True)
 
     try:
         result = run_match(args.game, args.ai, args.opponent, games=args.games, seats=args.players,
