@@ -338,9 +338,6 @@ cdef void begin_drafting(State* s) noexcept nogil:
 
 cdef void begin_placing(State* s) noexcept nogil:
     """Phase 2 starts with the token's holder, or the Phase 1 starter when nobody took it (S11)."""
-    cdef int p
-    for p in range(s.nplayers):
-        s.pl[p].passed = 0
     start_turn(s, s.token_holder if s.token_holder >= 0 else s.start_player)
 
 
@@ -437,9 +434,11 @@ cdef void discard_rest(State* s) noexcept nogil:
 
 
 cdef void end_round(State* s) noexcept nogil:
-    """Phase 3, or after round 6 the final scoring (S6)."""
+    """Phase 3, or after round 6 the final scoring (S6). Passing was for this round only."""
     cdef int p, c
     cdef Player* pl
+    for p in range(s.nplayers):
+        s.pl[p].passed = 0
     if s.round == FINAL_ROUND:
         final_scoring(s)
         return
@@ -1048,7 +1047,9 @@ cdef void _read_state(State* s, reader) except *:
                         raise InvalidStateError(f"state.seats[{p}].board[{star}] cannot hold {text!r} on the {SIDES[s.mono]} side")
                     pl.board[star][i] = c
                     tiles[c] += 1
-        pl.passed = seat.bool("passed")
+        # Passing belongs to Phase 2; drafting positions saved before it was cleared at a round's end
+        # still carry last round's flags, which mean nothing there.
+        pl.passed = seat.bool("passed") and s.pending != P_DRAFT
         seat.done()
     reader.done()
     if tiles != [TILES_PER_COLOUR] * NCOL:

@@ -32,6 +32,8 @@ def assert_consistent(state):
     assert all(seat["score"] >= 1 for seat in state["seats"])
     assert all(sum(f) <= 4 for f in state["factories"]) and sum(state["supply"]) <= 10
     assert all(sum(seat["corners"]) <= 4 for seat in state["seats"])
+    if state["pending"] in ("draft", "over"):  # passing is for one round's Phase 2 only
+        assert not any(seat["passed"] for seat in state["seats"])
 
 
 def assert_finished(game):

@@ -2,7 +2,9 @@
 document (drafting, placement A-F, ring scoring, the 18 structures, payment,
 passing, final scoring), the project's decisions S1-S13, and the board table
 checked against its own geometry."""
+import json
 import math
+import random
 
 import pytest
 
@@ -288,6 +290,28 @@ def test_a_player_who_cannot_place_passes_by_itself():
     game = position(seats=[{"hand": "G", "score": 9, "board": boards("G1", "C1")}, {"hand": "BB"}])
     # G1 and C1 are taken, every other space costs 2 or more: seat 0 only keeps or discards
     assert game.pending == "keep" and game.current_player == 0 and seat(game)["passed"]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_nobody_has_passed_when_the_next_round_drafts(players):
+    game = pv.Game(players=players, seed=3)
+    chooser = random.Random(players)
+    passed_in_round_1 = set()
+    while game.round == 1:
+        passed_in_round_1 |= {p for p, s in enumerate(game.to_dict()["seats"]) if s["passed"]}
+        game.push_code(chooser.choice(game.legal_codes()))
+    state = game.to_dict()
+    assert passed_in_round_1 == set(range(players))  # everyone passed to end round 1
+    assert game.pending == "draft" and [s["passed"] for s in state["seats"]] == [False] * players
+    assert pv.Game.from_json(game.to_json()).to_dict()["seats"] == state["seats"]
+
+
+def test_a_drafting_position_saved_with_last_rounds_passes_loads_as_nobody_passed():
+    saved = json.loads(pv.Game(players=2, seed=3).to_json())
+    for seat_state in saved["state"]["seats"]:
+        seat_state["passed"] = True
+    loaded = pv.Game.from_json(json.dumps(saved))
+    assert [s["passed"] for s in loaded.to_dict()["seats"]] == [False, False]
 
 
 def test_centre_star_takes_each_colour_once():
