@@ -61,7 +61,7 @@ def measure():
     session = Session(Setup(game="duel", seats=(Seat(kind="phone"), Seat(kind="phone")), seed=3)).start()
     service = RemoteService(session)
     remote = runner.start(service, host="127.0.0.1", port=0)
-    tokens = [service.join(service.pin, seat, "bench") for seat in (0, 1)]
+    tokens = [service.join(service.join_code, seat, "bench") for seat in (0, 1)]
     streams = [Stream(remote.port) for _ in range(STREAMS)]
     connection = http.client.HTTPConnection("127.0.0.1", remote.port, timeout=30)
     try:

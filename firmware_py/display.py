@@ -10,6 +10,7 @@ import time
 
 from firmware_py import layouts, palette
 from firmware_py.painter import Painter
+from firmware_py.session import UNDO_REQUEST_S
 
 BLINK_PERIOD_S = 0.5
 FLASH_S = 0.6
@@ -99,10 +100,15 @@ class TableDisplay:
         painter = Painter(leds, snapshot.setup.game, snapshot.setting("palette"))
         layout = layouts.for_game(snapshot.setup.game)
         layout.draw(painter, snapshot)
-        if snapshot.menu is not None:
+        if snapshot.host_code is not None:
+            layouts.draw_host_code(painter, snapshot.host_code)
+        elif snapshot.menu is not None:
             layouts.draw_menu(painter, snapshot.menu)
         else:
             self._draw_highlights(painter, layout, snapshot)
+        if snapshot.undo_request is not None:
+            remaining = snapshot.undo_request.expires - self._clock()
+            layouts.draw_undo_request(painter, snapshot.undo_request, remaining, UNDO_REQUEST_S)
         self._draw_flash(painter, snapshot)
         self._draw_pin(painter)
         leds.show()

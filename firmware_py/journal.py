@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Optional
 
 from firmware_py import games
+from firmware_py.credentials import Credentials
 from firmware_py.records import Record, RecordError, replay
 from firmware_py.session import CommandRejected, Seat, Setup
 
@@ -67,6 +68,28 @@ MIGRATIONS = (
         "CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
         "CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
     ),
+    # 2: a game's credentials (join code, token digests) beside it; decisions that could not be read
+    # back on resuming are kept, marked 'damaged'.
+    (
+        "ALTER TABLE games ADD COLUMN credentials TEXT",
+        """CREATE TABLE decisions_2 (
+            id INTEGER PRIMARY KEY,
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            ply INTEGER NOT NULL CHECK (ply >= 1),
+            seat INTEGER NOT NULL,
+            notation TEXT NOT NULL,
+            revealed INTEGER NOT NULL,
+            state TEXT NOT NULL,
+            decided_at TEXT NOT NULL,
+            reverted TEXT CHECK (reverted IN ('back', 'undo', 'damaged')),
+            reverted_at TEXT
+        )""",
+        "INSERT INTO decisions_2 SELECT * FROM decisions",
+        "DROP TABLE decisions",
+        "ALTER TABLE decisions_2 RENAME TO decisions",
+        "CREATE UNIQUE INDEX decisions_line ON decisions(game_id, ply) WHERE reverted IS NULL",
+        "CREATE INDEX decisions_by_game ON decisions(game_id, id)",
+    ),
 )
 """Schema migrations: entry n-1 takes ``PRAGMA user_version`` from n-1 to n, in one transaction."""
 
@@ -80,6 +103,10 @@ class JournalError(CommandRejected):
 
 class _Unreadable(Exception):
     """The database file is damaged or not a database at all."""
+
+
+class DamagedGame(ValueError):
+    """A game whose rows in the journal cannot be read back; ``str()`` says what is damaged."""
 
 
 def data_dir(explicit=None) -> Path:
@@ -122,6 +149,7 @@ class GameSummary:
     winners: tuple
     decisions: int
     undone: int  # decisions taken back (steps back and agreed undos)
+    damaged: Optional[str] = None  # what of the game's rows cannot be read back, if anything
 
 
 class Journal:
@@ -235,8 +263,11 @@ class Journal:
     def resume(self) -> Optional[Resumed]:
         """The latest unfinished game played at this table, ready to continue, or None.
 
-        A game whose saved state this program cannot load is left in the
-        journal, marked stopped, and :attr:`notice` says so.
+        The game resumes from the last decision whose saved state reads back
+        (with every one before it); later decisions are kept in the journal
+        marked ``damaged`` and :attr:`notice` names them. A game whose setup or
+        starting position cannot be read is left in the journal, marked
+        stopped, and :attr:`notice` says so.
         """
         with self._lock:
             row = self._db.execute(
@@ -245,37 +276,74 @@ class Journal:
             if row is None:
                 return None
             game_id = row[0]
-            setup = self._setup(game_id)
+            try:
+                setup = self._setup(game_id)
+                spec = games.spec(setup.game)
+                game = _read_state(spec, self._start_state(game_id), "its starting position")
+            except DamagedGame as error:
+                self.notice = f"game {game_id} cannot be resumed ({error}); it stays in the journal, stopped"
+                log.warning(self.notice)
+                with self._write("stop the game it cannot resume") as db:
+                    db.execute("UPDATE games SET status = 'stopped' WHERE id = ?", (game_id,))
+                return None
             line = self._line(game_id)
-            state = line[-1][3] if line else self._start_state(game_id)
-        try:
-            game = games.spec(setup.game).from_json(state)
-        except ValueError as error:
-            self.notice = f"game {game_id} cannot be resumed ({error}); it stays in the journal, stopped"
-            log.warning(self.notice)
-            with self._write("stop the game it cannot resume") as db:
-                db.execute("UPDATE games SET status = 'stopped' WHERE id = ?", (game_id,))
-            return None
-        self._resuming = Resumed(game_id, setup, game, len(line))
+            kept = 0
+            for ply, (_, notation, _, state) in enumerate(line, 1):
+                try:
+                    game = _read_state(spec, state, f"decision {ply} ({notation})")
+                except DamagedGame as error:
+                    self._drop_damaged(game_id, kept, line, str(error))
+                    break
+                kept = ply
+        self._resuming = Resumed(game_id, setup, game, kept)
         return self._resuming
 
-    def new_game(self, setup: Setup, game) -> list:
-        """Called by the session as a game starts: the decisions so far, as (seat, notation, before, revealed).
+    def _drop_damaged(self, game_id: int, kept: int, line: list, problem: str):
+        """Mark every decision after ``kept`` damaged (they stay in the journal) and say so in :attr:`notice`."""
+        dropped = ", ".join(f"{ply} ({notation})" for ply, (_, notation, _, _) in enumerate(line[kept:], kept + 1))
+        self.notice = (f"game {game_id}: {problem}; it resumes after decision {kept}, and the decisions "
+                       f"{dropped} were dropped (kept in the journal, marked damaged)")
+        log.warning(self.notice)
+        with self._write("set the damaged decisions aside") as db:
+            db.execute("UPDATE decisions SET reverted = 'damaged', reverted_at = ? WHERE game_id = ? AND ply > ?"
+                       " AND reverted IS NULL", (self._clock(), game_id, kept))
 
-        For the game :meth:`resume` returned that is its restored line of play;
+    def new_game(self, setup: Setup, game, credentials: Credentials) -> tuple:
+        """Called by the session as a game starts: (decisions so far, credentials).
+
+        The decisions are (seat, notation, before, revealed). For the game
+        :meth:`resume` returned they are its restored line of play, with the
+        credentials kept for it (``credentials`` only if those cannot be read);
         any other game is a new one: it is stored with its starting position
-        and an unfinished game before it is marked stopped.
+        and ``credentials``, and an unfinished game before it is marked stopped.
         """
         with self._lock:
             if self._resuming is not None and game is self._resuming.game:
                 resumed, self._resuming = self._resuming, None
                 self._game_id, self._ply = resumed.game_id, resumed.decisions
-                return self._restore_history(resumed.game_id, setup)
+                kept = self._credentials(resumed.game_id)
+                if kept is None:
+                    self.keep_credentials(credentials)
+                return self._restore_history(resumed.game_id, setup, resumed.decisions), kept or credentials
         with self._write("start the new game") as db:
             db.execute("UPDATE games SET status = 'stopped' WHERE status = 'running'")
             game_id = self._insert_game(db, setup, game.to_json(), "table", self._clock())
+            db.execute("UPDATE games SET credentials = ? WHERE id = ?", (credentials.to_json(), game_id))
         self._game_id, self._ply = game_id, 0
-        return []
+        return [], credentials
+
+    def keep_credentials(self, credentials: Credentials):
+        """Store the running game's credentials (tokens only as digests); raises :class:`JournalError`."""
+        with self._write("keep the seats' phones") as db:
+            db.execute("UPDATE games SET credentials = ? WHERE id = ?", (credentials.to_json(), self._game_id))
+
+    def _credentials(self, game_id: int) -> Optional[Credentials]:
+        text = self._db.execute("SELECT credentials FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+        try:
+            return None if text is None else Credentials.from_json(text)
+        except ValueError as error:
+            log.warning("game %s: its phones' seats cannot be read (%s); phones join again", game_id, error)
+            return None
 
     def record(self, session, decision):
         """Commit ``decision`` with the game state after it (``session.game``); returns once it is durable."""
@@ -316,7 +384,13 @@ class Journal:
         """The table settings last kept (brightness, palette, hints), as ``Session`` keyword arguments."""
         with self._lock:
             rows = self._db.execute("SELECT name, value FROM settings").fetchall()
-        return {name: json.loads(value) for name, value in rows if name in SETTINGS}
+        kept = {}
+        for name, value in rows:
+            try:
+                kept[name] = json.loads(value)
+            except ValueError:
+                log.warning("the kept setting %s cannot be read (%r); the default is used", name, value)
+        return {name: value for name, value in kept.items() if name in SETTINGS}
 
     def keep_settings(self, snapshot):
         """Session subscriber: store the settings when they change (a failure is logged, the table plays on)."""
@@ -339,17 +413,21 @@ class Journal:
             rows = self._db.execute(
                 "SELECT g.id, g.game, g.seats, g.started_at, g.finished_at, g.status, g.origin, g.scores, g.winners,"
                 " (SELECT COUNT(*) FROM decisions d WHERE d.game_id = g.id AND d.reverted IS NULL),"
-                " (SELECT COUNT(*) FROM decisions d WHERE d.game_id = g.id AND d.reverted IS NOT NULL)"
+                " (SELECT COUNT(*) FROM decisions d WHERE d.game_id = g.id AND d.reverted IN ('back', 'undo'))"
                 " FROM games g ORDER BY g.id DESC"
             ).fetchall()
         summaries = []
         for game_id, game, seats, started, finished, status, origin, scores, winners, decisions, undone in rows:
-            names = tuple(seat.get("name", "") for seat in json.loads(seats))
-            summaries.append(GameSummary(
-                game_id, game, games.spec(game).title, names, started, finished, status, origin,
-                tuple(json.loads(scores)) if scores else None, tuple(json.loads(winners)) if winners else (),
-                decisions, undone,
-            ))
+            try:
+                names = tuple(seat.get("name", "") for seat in json.loads(seats))
+                summaries.append(GameSummary(
+                    game_id, game, games.spec(game).title, tuple(str(name) for name in names), started, finished,
+                    status, origin, tuple(json.loads(scores)) if scores else None,
+                    tuple(json.loads(winners)) if winners else (), decisions, undone,
+                ))
+            except (ValueError, TypeError, AttributeError, KeyError) as error:
+                summaries.append(GameSummary(game_id, str(game), str(game), (), started, finished, status, origin,
+                                             None, (), decisions, undone, damaged=f"its list entry ({error})"))
         return summaries
 
     def undos(self, game_id: int) -> list:
@@ -357,11 +435,14 @@ class Journal:
         with self._lock:
             return self._db.execute(
                 "SELECT ply, seat, notation, reverted, reverted_at FROM decisions"
-                " WHERE game_id = ? AND reverted IS NOT NULL ORDER BY id", (game_id,)
+                " WHERE game_id = ? AND reverted IN ('back', 'undo') ORDER BY id", (game_id,)
             ).fetchall()
 
     def export(self, game_id: int) -> Record:
-        """Game ``game_id`` (finished or running) as a :class:`Record`; raises KeyError if there is none."""
+        """Game ``game_id`` (finished or running) as a :class:`Record`.
+
+        :raise KeyError: there is no such game; :raise DamagedGame: its setup cannot be read.
+        """
         with self._lock:
             row = self._db.execute(
                 "SELECT start_state, started_at, finished_at, scores, winners FROM games WHERE id = ?", (game_id,)
@@ -415,11 +496,18 @@ class Journal:
         ).lastrowid
 
     def _setup(self, game_id: int) -> Setup:
+        """The setup a game was started with. :raise DamagedGame: its row cannot be read back."""
         game, seats, seed, flags = self._db.execute(
             "SELECT game, seats, seed, flags FROM games WHERE id = ?", (game_id,)
         ).fetchone()
-        return Setup(game=game, seats=tuple(Seat(**seat) for seat in json.loads(seats)), seed=seed,
-                     flags=tuple(sorted(json.loads(flags).items())))
+        try:
+            flags = json.loads(flags)
+            if not isinstance(flags, dict):
+                raise ValueError(f"flags are {type(flags).__name__}, not an object")
+            return Setup(game=game, seats=tuple(Seat(**seat) for seat in json.loads(seats)), seed=seed,
+                         flags=tuple(sorted((name, _frozen(value)) for name, value in flags.items())))
+        except (ValueError, TypeError, AttributeError, KeyError) as error:
+            raise DamagedGame(f"its setup cannot be read: {error}") from None
 
     def _start_state(self, game_id: int) -> str:
         return self._db.execute("SELECT start_state FROM games WHERE id = ?", (game_id,)).fetchone()[0]
@@ -431,14 +519,28 @@ class Journal:
             (game_id,),
         ).fetchall()
 
-    def _restore_history(self, game_id: int, setup: Setup) -> list:
+    def _restore_history(self, game_id: int, setup: Setup, decisions: int) -> list:
+        """The first ``decisions`` standing decisions, each with the position before it."""
         spec = games.spec(setup.game)
         states = [self._start_state(game_id)]
         history = []
-        for seat, notation, revealed, state in self._line(game_id):
+        for seat, notation, revealed, state in self._line(game_id)[:decisions]:
             history.append((seat, notation, spec.from_json(states[-1]), bool(revealed)))
             states.append(state)
         return history
+
+
+def _read_state(spec, text: str, what: str):
+    """A saved game state read back. :raise DamagedGame: naming ``what`` when it cannot be."""
+    try:
+        return spec.from_json(text)
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError, OverflowError) as error:
+        raise DamagedGame(f"{what} cannot be read back ({error})") from None
+
+
+def _frozen(value):
+    """A rules flag's value as kept in a setup: lists become tuples, as the setup form makes them."""
+    return tuple(value) if isinstance(value, list) else value
 
 
 @contextlib.contextmanager

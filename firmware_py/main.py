@@ -14,7 +14,7 @@ from firmware_py import games
 from firmware_py.console import Console
 from firmware_py.journal import DATA_VARIABLE, Journal, data_dir
 from firmware_py.keyboard import HELP, KeyboardButtons
-from firmware_py.session import AI_LEVELS, Seat, Session, Setup
+from firmware_py.session import AI_LEVELS, HOST_CODE_S, Seat, Session, Setup
 from firmware_py.table import Table
 
 
@@ -73,7 +73,21 @@ def open_session(args, setup: Setup, journal: Journal) -> Session:
         setup = resumed.setup
     session = Session(setup, game=resumed.game if resumed else None, journal=journal, **journal.settings())
     session.subscribe(journal.keep_settings)
+    print_host_codes(session)
     return session
+
+
+def print_host_codes(session: Session):
+    """Print each host code on the terminal when the HOST menu shows it (it is not printed otherwise)."""
+    shown = [None]
+
+    def announce(snapshot):
+        if snapshot.host_code is not None and snapshot.host_code != shown[0]:
+            print(f"azul-table: host code {snapshot.host_code} (for the phone's host page; works for "
+                  f"{int(HOST_CODE_S // 60)} minutes)", file=sys.stderr, flush=True)
+        shown[0] = snapshot.host_code
+
+    session.subscribe(announce)
 
 
 def serve_console(session: Session, stopping: threading.Event):

@@ -12,21 +12,38 @@ import dataclasses
 import itertools
 import logging
 import queue
+import secrets
 import threading
+import time
 from typing import Callable, Optional
 
 from firmware_py import games
 from firmware_py.controls import HostMenu, SeatControls
+from firmware_py.credentials import HOST_CODE_DIGITS, Credentials, new_code, same_code
 from firmware_py.players import HINT_LEVEL, Thinker
 
 log = logging.getLogger(__name__)
 
 SEAT_KINDS = ("rig", "phone", "ai")
 AI_LEVELS = ("easy", "normal", "hard")
+UNDO_REQUEST_S = 60.0  # an unanswered undo request lapses after this
+HOST_CODE_S = 600.0  # a host code shown at the rig works for this long
 
 
 class CommandRejected(ValueError):
     """A command the session refused; ``str()`` is the reason, for the player."""
+
+
+class WrongCode(CommandRejected):
+    """A join or host code that does not match (not flashed on the LEDs: guesses are no one's input)."""
+
+    quiet = True
+
+
+class NotAllowed(CommandRejected):
+    """A credential that does not hold this seat, or the host role, in the game being played now."""
+
+    quiet = True
 
 
 @dataclasses.dataclass(frozen=True)
@@ -80,6 +97,7 @@ class Play:
     seat: int
     move: object
     version: Optional[int] = None
+    credential: Optional[str] = None  # token digest of a phone; None for the rig and the console
 
 
 @dataclasses.dataclass(frozen=True)
@@ -93,13 +111,17 @@ class Press:
 
 @dataclasses.dataclass(frozen=True)
 class RequestUndo:
+    """``seat`` asks to take back the last decision (see :meth:`Session._request_undo` for who must agree)."""
+
     seat: int
+    credential: Optional[str] = None
 
 
 @dataclasses.dataclass(frozen=True)
 class AnswerUndo:
     seat: int
     accept: bool
+    credential: Optional[str] = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -107,6 +129,32 @@ class RequestHint:
     """Ask the computer for the best option of ``seat``'s pending decision."""
 
     seat: int
+    credential: Optional[str] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Join:
+    """A phone takes the free phone seat ``seat`` with the game's join code; ``credential`` is its new token's digest."""
+
+    seat: int
+    code: object
+    credential: str
+
+
+@dataclasses.dataclass(frozen=True)
+class HostLogin:
+    """A phone becomes a host of this game with the host code shown at the rig."""
+
+    code: object
+    credential: str
+
+
+@dataclasses.dataclass(frozen=True)
+class ReleaseSeat:
+    """The host frees ``seat``: the phone holding it can no longer act."""
+
+    seat: int
+    credential: Optional[str] = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -121,7 +169,11 @@ class _Answer:
 
 @dataclasses.dataclass(frozen=True)
 class NewGame:
+    """Start ``setup``; ``host`` (a new token's digest) becomes the new game's host."""
+
     setup: Setup
+    credential: Optional[str] = None
+    host: Optional[str] = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -131,6 +183,7 @@ class ChangeSettings:
     brightness: Optional[float] = None
     palette: Optional[str] = None
     hints: Optional[bool] = None
+    credential: Optional[str] = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -139,6 +192,19 @@ class _Stop:
 
 
 # State published to subscribers -------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class UndoRequest:
+    """An open request to take back the last decision, and whose consent it still needs."""
+
+    seat: int  # who asks
+    decision: tuple  # (seat, notation) of the decision it would take back
+    ply: int  # that decision's number in the game
+    waiting: tuple  # the seats asked to agree
+    any_one: bool  # one of ``waiting`` is enough (the decision was the computer's)
+    expires: float  # session clock time when the request lapses
+    agreed: tuple = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -158,10 +224,14 @@ class Snapshot:
     winners: tuple
     breakdown: tuple  # final scoring parts per seat, once over
     flash: Optional[tuple]  # (seat or None, message) of the last rejected input
-    undo_request: Optional[int]  # seat asking for an undo
+    undo_request: Optional[UndoRequest]
     hint: Optional[tuple]  # (seat, notation) of the computer's suggestion for the pending decision
     menu: Optional[tuple]  # (items, index) while the HOST menu is open
     settings: tuple  # (("brightness", b), ("hints", h), ("palette", p))
+    credentials: Credentials  # secret: the join code and token digests never go to phones
+    host_code: Optional[str]  # secret: the host code while the HOST menu shows it at the rig
+    resumed: bool  # this game was resumed from the journal when the table started
+    run: str  # names this run of the session: versions count from 1 again after a restart
 
     def setting(self, name):
         return dict(self.settings)[name]
@@ -181,7 +251,8 @@ class Session:
     """Owns one game and applies commands to it on its own thread."""
 
     def __init__(self, setup: Setup, *, game=None, journal=None, brightness=1.0, palette="standard", hints=True,
-                 thinker=None):
+                 thinker=None, clock=time.monotonic):
+        self._clock = clock
         self._commands = queue.Queue()
         self._thinker = thinker if thinker is not None else Thinker()
         self._serial = itertools.count()
@@ -191,10 +262,14 @@ class Session:
         self._thread = None
         self._journal = journal
         self._versions = itertools.count(1)
+        self._run_name = secrets.token_hex(4)
         self._settings = {"brightness": brightness, "palette": palette, "hints": hints}
         self._flash = None
         self._menu = HostMenu()
+        self._host_code = None  # (code, expires) once the HOST menu showed one
+        self._host_code_shown = False
         self._start(setup, game)
+        self._resumed = game is not None and journal is not None  # the page says the table was restarted
         self._snapshot = self._build_snapshot()
         self._position_version = self._snapshot.version
         self._position_moved = False
@@ -262,17 +337,37 @@ class Session:
         self._engage_computer()
         self._publish()
         while True:
-            command, future = self._commands.get()
+            try:
+                command, future = self._commands.get(timeout=self._until_deadline())
+            except queue.Empty:
+                if self._expire():
+                    self._publish()
+                continue
             if isinstance(command, _Stop):
                 return
             self._handle(command, future)
 
+    def _until_deadline(self):
+        """Seconds until the open undo request lapses (None: nothing to wait for)."""
+        if self._undo_request is None:
+            return None
+        return min(1.0, max(0.0, self._undo_request.expires - self._clock()))
+
+    def _expire(self) -> bool:
+        """Drop an undo request whose time is up; True if one was dropped."""
+        if self._undo_request is not None and self._clock() >= self._undo_request.expires:
+            self._undo_request = None
+            return True
+        return False
+
     def _handle(self, command, future):
         """Apply one command; a refusal flashes on the seat and fails the command's future."""
+        self._expire()
         try:
             self._apply(command)
         except CommandRejected as refusal:
-            self._flash = (getattr(command, "seat", None), str(refusal))
+            if not getattr(refusal, "quiet", False):
+                self._flash = (getattr(command, "seat", None), str(refusal))
             self._publish()
             if future is not None:
                 future.set_exception(refusal)
@@ -290,6 +385,15 @@ class Session:
             future.set_result(self._snapshot.version)
 
     def _apply(self, command):
+        """Check the command's credential against the game being played now, then carry it out.
+
+        Both happen here, on the session thread, so a token of an earlier game
+        (or of a seat the host freed) can never act once the game has changed.
+        """
+        if isinstance(command, (Play, RequestUndo, AnswerUndo, RequestHint)):
+            self._authorise_seat(command.seat, command.credential)
+        elif isinstance(command, (NewGame, ChangeSettings, ReleaseSeat)):
+            self._authorise_host(command.credential)
         if isinstance(command, Play):
             self._play(command.seat, command.move, command.version)
         elif isinstance(command, Press):
@@ -303,21 +407,74 @@ class Session:
         elif isinstance(command, _Answer):
             self._answer(command)
         elif isinstance(command, NewGame):
-            self._start(command.setup, None)
+            self._start(command.setup, None, hosts=() if command.host is None else (command.host,))
         elif isinstance(command, ChangeSettings):
             self._change_settings(command)
+        elif isinstance(command, Join):
+            self._join(command)
+        elif isinstance(command, HostLogin):
+            self._host_login(command)
+        elif isinstance(command, ReleaseSeat):
+            self._release(command.seat)
         else:
             raise CommandRejected(f"unknown command {type(command).__name__}")
 
+    # -- credentials ------------------------------------------------------
+
+    def _authorise_seat(self, seat, credential):
+        """A phone's command must carry the token holding ``seat`` in this game (the rig's carry none)."""
+        if credential is None:
+            return
+        if not isinstance(seat, int) or self._credentials.seat_of(credential) != seat:
+            raise NotAllowed("this phone does not hold that seat in the game being played")
+
+    def _authorise_host(self, credential):
+        if credential is not None and not self._credentials.is_host(credential):
+            raise NotAllowed("only the host of the game being played can do this")
+
+    def _keep_credentials(self, credentials):
+        """The new credentials, in the journal first (a phone's seat must survive a restart)."""
+        if self._journal is not None:
+            self._journal.keep_credentials(credentials)
+        self._credentials = credentials
+
+    def _join(self, join: Join):
+        if not same_code(join.code, self._credentials.join_code):
+            raise WrongCode("wrong join code")
+        seat = join.seat
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.setup.seats):
+            raise CommandRejected(f"there is no seat {seat!r} in this game")
+        if self.setup.seats[seat].kind != "phone":
+            raise CommandRejected(f"{self.setup.name_of(seat)} is not played on a phone")
+        if seat in self._credentials.taken:
+            raise CommandRejected(f"{self.setup.name_of(seat)}'s seat is already taken")
+        self._keep_credentials(self._credentials.with_seat(seat, join.credential))
+
+    def _host_login(self, login: HostLogin):
+        if self._host_code is None or self._clock() >= self._host_code[1] or not same_code(login.code, self._host_code[0]):
+            raise WrongCode("wrong host code")
+        self._keep_credentials(self._credentials.with_host(login.credential))
+
+    def _release(self, seat):
+        if not isinstance(seat, int) or not 0 <= seat < len(self.setup.seats):
+            raise CommandRejected(f"there is no seat {seat!r} in this game")
+        self._keep_credentials(self._credentials.without_seat(seat))
+
     # -- game actions -----------------------------------------------------
 
-    def _start(self, setup: Setup, game):
+    def _start(self, setup: Setup, game, hosts=()):
         game = game if game is not None else setup.new_game()
-        # The journal stores a new game, or gives back the decisions of the game it resumed.
-        restored = self._journal.new_game(setup, game) if self._journal is not None else ()
+        credentials = Credentials.fresh(hosts)
+        # The journal stores a new game, or gives back the decisions and credentials of the game it resumed.
+        if self._journal is not None:
+            restored, credentials = self._journal.new_game(setup, game, credentials)
+        else:
+            restored = ()
         self._thinker.cancel_all()
         self.setup = setup
         self.game = game
+        self._credentials = credentials
+        self._resumed = False
         self._game_serial = next(self._serial)
         self._decisions = [_Decision(*decision) for decision in restored]
         self._undo_request = None
@@ -383,26 +540,50 @@ class Session:
         self._refresh_options()
 
     def _request_undo(self, seat):
+        """Ask to take back the last decision, which needs the consent of whoever made it.
+
+        A player's own decision needs only their own consent, so it is taken
+        back at once; another player's decision waits for that player; the
+        computer's decision waits for one human other than the one asking
+        (with no other human at the table, the asking one is enough).
+        """
         if not isinstance(seat, int) or not 0 <= seat < len(self.setup.seats):
             raise CommandRejected(f"there is no seat {seat!r} in this game")
+        if self.setup.seats[seat].kind == "ai":
+            raise CommandRejected("the computer does not ask for undos")
+        if self._undo_request is not None:
+            raise CommandRejected("an undo request is already open")
         if not self._decisions:
             raise CommandRejected("there is nothing to undo")
-        if self._decisions[-1].revealed:
+        last = self._decisions[-1]
+        if last.revealed:
             raise CommandRejected("the last decision revealed hidden tiles or plates; it cannot be undone")
-        if not any(s.kind != "ai" for i, s in enumerate(self.setup.seats) if i != seat):
-            self._revert("undo")  # only the computer to ask: it always agrees
+        if self.setup.seats[last.seat].kind != "ai":
+            waiting, any_one = (() if last.seat == seat else (last.seat,)), False
+        else:
+            waiting = tuple(i for i, s in enumerate(self.setup.seats) if s.kind != "ai" and i != seat)
+            any_one = True
+        if not waiting:
+            self._revert("undo")
             return
-        self._undo_request = seat
+        self._undo_request = UndoRequest(seat, (last.seat, last.notation), len(self._decisions), waiting, any_one,
+                                         self._clock() + UNDO_REQUEST_S)
 
     def _answer_undo(self, seat, accept):
-        if self._undo_request is None:
+        request = self._undo_request
+        if request is None:
             raise CommandRejected("nobody asked for an undo")
-        if seat == self._undo_request:
-            raise CommandRejected("the other player must answer the undo request")
-        if accept:
+        if seat not in request.waiting:
+            names = ", ".join(self.setup.name_of(i) for i in request.waiting)
+            raise CommandRejected(f"the undo request waits for {names}, not {self.setup.name_of(seat)}")
+        if not accept:
+            self._undo_request = None
+            return
+        agreed = request.agreed + (seat,)
+        if request.any_one or set(agreed) >= set(request.waiting):
             self._revert("undo")
         else:
-            self._undo_request = None
+            self._undo_request = dataclasses.replace(request, agreed=agreed)
 
     # -- buttons ------------------------------------------------------------
 
@@ -416,15 +597,15 @@ class Session:
         if self._menu.is_open:
             self._host(press)
             return
+        asked = self._undo_request is not None and seat in self._undo_request.waiting
+        if press.kind == "hold" and press.button in ("OK", "BACK") and asked:
+            self._answer_undo(seat, press.button == "OK")  # a long press answers; a plain OK never does
+            return
         if press.kind == "hold" and press.button == "BACK":
             self._request_undo(seat)
             return
-        if press.button == "OK" and self._undo_request is not None and seat != self._undo_request:
-            self._answer_undo(seat, True)
-            return
-        if press.button == "BACK" and self._undo_request is not None and seat != self._undo_request:
-            self._answer_undo(seat, False)
-            return
+        if press.kind == "hold" and press.button == "OK":
+            raise CommandRejected("no undo request waits for this seat (a short OK plays)")
         if press.button == "BACK":
             if not self._can_step_back(seat):
                 raise CommandRejected("nothing to step back to")
@@ -443,11 +624,16 @@ class Session:
         """The HOST button, and every button while the HOST menu is open."""
         if press.seat is None and press.kind == "hold":
             self._menu.toggle()
+            self._host_code_shown = False
             return
         if not self._menu.is_open:
             raise CommandRejected("hold HOST to open the menu")
+        self._host_code_shown = False  # any button press moves on from the host code
         action = self._menu.press(press.button)
-        if action == "new game":
+        if action == "host code":
+            self._host_code = (new_code(HOST_CODE_DIGITS), self._clock() + HOST_CODE_S)
+            self._host_code_shown = True
+        elif action == "new game":
             self._start(dataclasses.replace(self.setup, seed=None), None)
             self._menu.close()
         elif action == "brightness":
@@ -478,7 +664,8 @@ class Session:
             return  # the game moved on while the computer thought
         if answer.hint:
             self._hint = (answer.seat, answer.notation)
-            self._controls[answer.seat].index = self._notations.index(answer.notation)
+            if self.setup.seats[answer.seat].kind == "rig":  # a phone's hint stays on that phone
+                self._controls[answer.seat].index = self._notations.index(answer.notation)
         else:
             self._play(answer.seat, answer.notation, None)
 
@@ -525,6 +712,10 @@ class Session:
             hint=self._hint,
             menu=self._menu.view(),
             settings=tuple(sorted(self._settings.items())),
+            credentials=self._credentials,
+            host_code=self._host_code[0] if self._host_code_shown and self._menu.is_open else None,
+            resumed=self._resumed,
+            run=self._run_name,
         )
 
     def _publish(self):

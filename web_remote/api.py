@@ -5,7 +5,7 @@ seat: the seat comes from the ``X-Seat-Token`` header, so a phone can act only
 for its own seat. The session decides legality; a refused command changes
 nothing and comes back as 409 with the reason in the phone's language.
 """
-import concurrent.futures
+import dataclasses
 
 from flask import Blueprint, Response, current_app, g, jsonify
 
@@ -14,13 +14,12 @@ from firmware_py.controls import HostMenu
 from firmware_py.session import (
     AI_LEVELS, SEAT_KINDS, AnswerUndo, ChangeSettings, CommandRejected, Play, RequestHint, RequestUndo, Seat, Setup,
 )
-from web_remote import guards, i18n
+from web_remote import guards, i18n, payload
 from web_remote.guards import BadRequest, field, json_body, language, service
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 HEARTBEAT_S = 15.0
-COMMAND_TIMEOUT_S = 10.0
 MAX_NAME = 24
 MAX_NOTATION = 40
 
@@ -29,16 +28,9 @@ def payload_cache():
     return current_app.extensions["azul_payloads"]
 
 
-def _payload_text(snapshot, roster, lang):
-    return payload_cache().encoded(snapshot, roster, lang, service().game_id)
-
-
 def _command(command):
     """Send ``command`` to the session and wait: the new version. :raise CommandRejected: refused."""
-    try:
-        return service().session.call(command, COMMAND_TIMEOUT_S)
-    except concurrent.futures.TimeoutError:
-        raise BadRequest("error.timeout") from None
+    return service().command(command)
 
 
 @bp.errorhandler(CommandRejected)
@@ -52,8 +44,7 @@ def refused(error):
 @bp.get("/state")
 def state():
     """The public state now (the polling fallback of the event stream)."""
-    snapshot, roster = service().current()
-    return Response(_payload_text(snapshot, roster, language()), mimetype="application/json")
+    return Response(payload_cache().encoded(service().current(), language()), mimetype="application/json")
 
 
 @bp.get("/events")
@@ -63,15 +54,14 @@ def events():
 
     def stream():
         yield "retry: 2000\n\n"
-        current = remote.current()
-        while current is not None:
-            snapshot, roster = current
-            yield f"data: {cache.encoded(snapshot, roster, lang, remote.game_id)}\n\n"
-            seen = (snapshot.version, roster.version)
-            current = remote.wait_for_change(seen, HEARTBEAT_S)
-            while current is not None and (current[0].version, current[1].version) == seen:
+        snapshot = remote.current()
+        while snapshot is not None:
+            yield f"data: {cache.encoded(snapshot, lang)}\n\n"
+            seen = snapshot.version
+            snapshot = remote.wait_for_change(seen, HEARTBEAT_S)
+            while snapshot is not None and snapshot.version == seen:
                 yield ": keep-alive\n\n"
-                current = remote.wait_for_change(seen, HEARTBEAT_S)
+                snapshot = remote.wait_for_change(seen, HEARTBEAT_S)
 
     return guards.event_stream(stream())
 
@@ -88,11 +78,11 @@ def me():
 
 @bp.post("/join")
 def join():
-    """Take a free phone seat with the host PIN: ``{pin, seat}`` -> ``{token, seat, game_id}``."""
+    """Take a free phone seat with the game's join code: ``{code, seat}`` -> ``{token, seat, game_id}``."""
     body = json_body()
-    pin = field(body, "pin", str)
+    code = field(body, "code", str)
     seat = field(body, "seat", int)
-    token = service().join(pin, seat, guards.client_address())
+    token = service().join(code, seat, guards.client_address())
     return jsonify(token=token, seat=seat, game_id=service().game_id), 201
 
 
@@ -105,14 +95,14 @@ def move():
     if not 0 < len(option) <= MAX_NOTATION:
         raise BadRequest("error.invalid_field", field="option")
     version = field(body, "version", int, required=False)
-    return jsonify(version=_command(Play(g.seat, option, version)))
+    return jsonify(version=_command(Play(g.seat, option, version, g.credential)))
 
 
 @bp.post("/undo")
 @guards.seat_required
 def request_undo():
-    """Ask to take back the last decision (the other players confirm)."""
-    return jsonify(version=_command(RequestUndo(g.seat)))
+    """Ask to take back the last decision (whoever made it must agree)."""
+    return jsonify(version=_command(RequestUndo(g.seat, g.credential)))
 
 
 @bp.post("/undo/answer")
@@ -120,14 +110,21 @@ def request_undo():
 def answer_undo():
     """Allow or refuse the open undo request: ``{accept}``."""
     accept = field(json_body(), "accept", bool)
-    return jsonify(version=_command(AnswerUndo(g.seat, accept)))
+    return jsonify(version=_command(AnswerUndo(g.seat, accept, g.credential)))
+
+
+@bp.get("/hint")
+@guards.seat_required
+def hint():
+    """The computer's suggestion for the token's seat (only that phone sees it): ``{hint}``, null while none."""
+    return jsonify(hint=payload.hint(service().current(), g.seat, language()))
 
 
 @bp.post("/hint")
 @guards.seat_required
 def request_hint():
     """Ask the computer for the best option of the token's seat (unless the host turned hints off)."""
-    return jsonify(version=_command(RequestHint(g.seat)))
+    return jsonify(version=_command(RequestHint(g.seat, g.credential)))
 
 
 # -- the host ---------------------------------------------------------------------
@@ -135,16 +132,16 @@ def request_hint():
 
 @bp.post("/host/login")
 def host_login():
-    """``{pin}`` -> ``{host_token}`` for the setup and settings pages."""
-    pin = field(json_body(), "pin", str)
-    return jsonify(host_token=service().host_login(pin, guards.client_address()))
+    """``{code}`` (the host code shown at the rig on request) -> ``{host_token}`` for the setup and settings pages."""
+    code = field(json_body(), "code", str)
+    return jsonify(host_token=service().host_login(code, guards.client_address()))
 
 
-@bp.get("/host/pin")
+@bp.get("/host/join-code")
 @guards.host_required
-def host_pin():
-    """The PIN to tell the other players."""
-    return jsonify(pin=service().pin, game_id=service().game_id)
+def host_join_code():
+    """The join code to tell the other players."""
+    return jsonify(join_code=service().join_code, game_id=service().game_id)
 
 
 def _seat(item, index) -> Seat:
@@ -188,7 +185,7 @@ def _objective_order(objective):
 @bp.post("/host/setup")
 @guards.host_required
 def host_setup():
-    """Start a new game from the setup wizard; answers the new PIN and a new host token."""
+    """Start a new game from the setup wizard; answers its join code and the host's token for it."""
     body = json_body()
     game = field(body, "game", str, choices=tuple(games.GAMES))
     spec = games.spec(game)
@@ -200,16 +197,16 @@ def host_setup():
     settings = _settings_change(body)
     lang = field(body, "language", str, choices=tuple(i18n.LANGUAGES), required=False, default=service().language)
     setup = Setup(game=game, seats=seats, flags=flags)
-    _command(settings)
-    token = service().new_game(setup, lang)
-    return jsonify(host_token=token, pin=service().pin, game_id=service().game_id), 201
+    _command(dataclasses.replace(settings, credential=g.credential))
+    token = service().new_game(setup, lang, g.token)
+    return jsonify(host_token=token, join_code=service().join_code, game_id=service().game_id), 201
 
 
 @bp.post("/host/settings")
 @guards.host_required
 def host_settings():
     """Change the brightness cap, the palette or whether hints are allowed: ``{brightness?, palette?, hints?}``."""
-    return jsonify(version=_command(_settings_change(json_body())))
+    return jsonify(version=_command(dataclasses.replace(_settings_change(json_body()), credential=g.credential)))
 
 
 def _settings_change(body) -> ChangeSettings:
@@ -229,5 +226,5 @@ def host_release():
     seat = field(json_body(), "seat", int)
     if not 0 <= seat < len(service().session.snapshot.setup.seats):
         raise BadRequest("error.invalid_field", field="seat")
-    service().release(seat)
+    service().release(seat, g.token)
     return jsonify(released=seat)

@@ -30,14 +30,14 @@ class PhoneRemote:
                             help="the table's language on phones that ask for none of ours")
 
     def start(self, args, table):
-        """The remote for ``table``, with its address and QR code on the terminal and the host PIN on
-        the terminal and the centre panel (again for every game set up from a phone); None without it."""
+        """The remote for ``table``, with its address and QR code on the terminal and the join code on
+        the terminal and the centre panel (again for every new game); None without it."""
         if args.no_web:
             return None
 
         def announce(remote):
-            print(f"azul-table: host PIN {remote.pin}", file=sys.stderr)
-            table.display.show_pin(remote.pin)
+            print(f"azul-table: join code {remote.join_code}", file=sys.stderr)
+            table.display.show_pin(remote.join_code)
 
         hw = table.hardware
         simulated = hw if isinstance(hw, hardware.SimulatedHardware) else None

@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 from flask import Response, current_app, g, jsonify, request
 
+from firmware_py.credentials import digest
 from web_remote import i18n
 from web_remote.service import AccessDenied
 
@@ -80,7 +81,10 @@ def field(body: dict, name: str, kind, *, choices=None, required=True, default=N
 def _token_required(header: str, missing: str, invalid: str, resolve, name: str):
     """A view decorator: the token in ``header`` must resolve to a value, kept as ``g.<name>``.
 
-    :raise AccessDenied: 401 (``missing``) without the header, 403 (``invalid``) for an unknown token.
+    The token is kept as ``g.token`` and its digest as ``g.credential``: the
+    commands carry the digest, so the session checks it again against the game
+    it acts in. :raise AccessDenied: 401 (``missing``) without the header, 403
+    (``invalid``) for an unknown token.
     """
 
     def decorator(view):
@@ -93,6 +97,7 @@ def _token_required(header: str, missing: str, invalid: str, resolve, name: str)
             if value is None:
                 raise AccessDenied(403, invalid)
             setattr(g, name, value)
+            g.token, g.credential = token, digest(token)
             return view(*args, **kwargs)
 
         return wrapped

@@ -18,6 +18,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 import hardware
 from firmware_py.display import TableDisplay
+from firmware_py.journal import DamagedGame
 from firmware_py.records import Record, RecordError, position_snapshot
 from firmware_py.records import replay as replay_positions
 from web_remote import guards, i18n
@@ -56,11 +57,13 @@ def journal():
 
 
 def record_of(game_id: int) -> Record:
-    """Game ``game_id`` as a record. :raise AccessDenied: 404 if there is no such game."""
+    """Game ``game_id`` as a record. :raise AccessDenied: 404 if there is no such game, 409 if it is damaged."""
     try:
         return journal().export(game_id)
     except KeyError:
         raise AccessDenied(404, "history.no_game", n=game_id) from None
+    except DamagedGame:
+        raise AccessDenied(409, "history.damaged_game", n=game_id) from None
 
 
 def replay_ply(record: Record) -> int:

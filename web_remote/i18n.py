@@ -183,7 +183,8 @@ REFUSALS = (
     (re.compile(r"there is nothing to undo"), "error.nothing_to_undo"),
     (re.compile(r"revealed hidden tiles or plates"), "error.undo_revealed"),
     (re.compile(r"nobody asked for an undo"), "error.no_undo_request"),
-    (re.compile(r"the other player must answer"), "error.other_answers"),
+    (re.compile(r"the undo request waits for (?P<names>.+), not (?P<seat>.+)$"), "error.not_asked"),
+    (re.compile(r"an undo request is already open"), "error.undo_open"),
     (re.compile(r"hints are turned off"), "error.hints_off"),
 )
 """The session's refusal reasons, matched to catalogue keys."""

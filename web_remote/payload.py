@@ -1,7 +1,7 @@
 """The JSON a phone draws from: one snapshot's public view, in one language.
 
-Every open event stream sends the same payload for a (version, roster,
-language), so it is built once and shared: with eight phones watching, a move
+Every open event stream sends the same payload for a (version, language),
+so it is built once and shared: with eight phones watching, a move
 costs one build per language, not one per phone.
 """
 import functools
@@ -14,16 +14,22 @@ from web_remote import i18n
 HISTORY_SHOWN = 12
 
 
-def build(snapshot, roster, language: str, game_id: str) -> dict:
-    """The phone's view of ``snapshot``: public state, seats, options and log in words."""
+def build(snapshot, language: str) -> dict:
+    """The phone's view of ``snapshot``: public state, seats, options and log in words.
+
+    Secrets stay out: the join code, token digests and host code are in the
+    snapshot but never here, nor a hint (it goes only to the seat that asked).
+    """
     setup = snapshot.setup
+    taken = snapshot.credentials.taken
     game = setup.game
     t = functools.partial(i18n.translate, language)
     first = max(0, len(snapshot.history) - HISTORY_SHOWN)
     return {
         "version": snapshot.version,
-        "roster": roster.version,
-        "game_id": game_id,
+        "game_id": snapshot.credentials.key,
+        "run": snapshot.run,
+        "restarted": snapshot.resumed,
         "language": language,
         "game": game,
         "title": t(f"game.{game}"),
@@ -38,7 +44,7 @@ def build(snapshot, roster, language: str, game_id: str) -> dict:
                 "kind_label": t(f"kind.{seat.kind}"),
                 "level": seat.level,
                 "score": snapshot.scores[index],
-                "taken": index in roster.taken,
+                "taken": index in taken,
             }
             for index, seat in enumerate(setup.seats)
         ],
@@ -58,33 +64,50 @@ def build(snapshot, roster, language: str, game_id: str) -> dict:
         ],
         "flash": None if snapshot.flash is None else {
             "seat": snapshot.flash[0], "message": i18n.refusal(language, snapshot.flash[1])},
-        "undo_request": snapshot.undo_request,
-        "hint": None if snapshot.hint is None else {
-            "seat": snapshot.hint[0], "notation": snapshot.hint[1],
-            "label": i18n.option_label(language, game, snapshot.hint[1])},
+        "undo_request": _undo_request(snapshot, language),
+        "hint": None if snapshot.hint is None else {"seat": snapshot.hint[0]},  # the move: GET /api/hint
         "settings": dict(snapshot.settings),
         "flags": {name: value for name, value in setup.flags},
         "state": games.spec(game).public(snapshot.state),
     }
 
 
+def _undo_request(snapshot, language: str):
+    """Who asks to take back which decision, and whose consent is still needed."""
+    request = snapshot.undo_request
+    if request is None:
+        return None
+    seat, notation = request.decision
+    return {"seat": request.seat, "ply": request.ply, "decision_seat": seat, "notation": notation,
+            "label": i18n.option_label(language, snapshot.setup.game, notation), "waiting": list(request.waiting),
+            "agreed": list(request.agreed), "any_one": request.any_one}
+
+
+def hint(snapshot, seat: int, language: str):
+    """The computer's suggestion for ``seat``, for that seat's phone only (None if it has none)."""
+    if snapshot.hint is None or snapshot.hint[0] != seat:
+        return None
+    notation = snapshot.hint[1]
+    return {"seat": seat, "notation": notation, "label": i18n.option_label(language, snapshot.setup.game, notation)}
+
+
 class PayloadCache:
-    """The encoded payloads of the newest (version, roster) for each language."""
+    """The encoded payloads of the newest version for each language."""
 
     def __init__(self):
         self._lock = threading.Lock()
         self._key = None
         self._encoded = {}
 
-    def encoded(self, snapshot, roster, language: str, game_id: str) -> str:
-        """The payload as JSON text, built at most once per (version, roster, language)."""
-        key = (snapshot.version, roster.version, game_id)
+    def encoded(self, snapshot, language: str) -> str:
+        """The payload as JSON text, built at most once per (version, language)."""
+        key = snapshot.version
         with self._lock:
             if key != self._key:
                 self._key, self._encoded = key, {}
             text = self._encoded.get(language)
         if text is None:
-            text = json.dumps(build(snapshot, roster, language, game_id), ensure_ascii=False, separators=(",", ":"))
+            text = json.dumps(build(snapshot, language), ensure_ascii=False, separators=(",", ":"))
             with self._lock:
                 if key == self._key:
                     self._encoded[language] = text

@@ -1,21 +1,31 @@
-"""What the web app knows about the table: the session, who holds which seat, the host PIN.
+"""What the web app knows about the table: the session, and the checks in front of its credentials.
 
 One :class:`RemoteService` lives as long as the table. Request handlers read
-snapshots and send commands to the session; they never touch the game. Seat
-tokens, host tokens and the PIN are random and renewed for every game started
-from the setup page, so a phone from the last game cannot act in this one.
+snapshots and send commands to the session; they never touch the game. The
+credentials themselves (the join code, the seats' and hosts' token digests)
+belong to the game and live in the session, which checks every phone's
+command against them on its own thread: see
+:mod:`firmware_py.credentials`. What this service adds is the guessing limit
+in front of the join and host codes.
 """
-import dataclasses
-import secrets
+import concurrent.futures
 import threading
 import time
 from typing import Callable, Optional
 
-from firmware_py.session import NewGame, Session, Setup
+import limits
 
-PIN_DIGITS = 6
-MAX_PIN_FAILURES = 5
-LOCKOUT_S = 60.0
+from firmware_py.credentials import digest, new_token
+from firmware_py.session import (
+    HostLogin, Join, NewGame, NotAllowed, ReleaseSeat, Session, Setup, WrongCode,
+)
+
+COMMAND_TIMEOUT_S = 10.0
+GUESS_LIMITS = {
+    # Wrong codes, counted per kind of code in moving windows: one phone, and everyone together.
+    "per_address": limits.parse("5/minute"),
+    "everyone": (limits.parse("10/minute"), limits.parse("100/hour")),
+}
 
 
 class AccessDenied(Exception):
@@ -28,65 +38,76 @@ class AccessDenied(Exception):
         self.fields = fields
 
 
-@dataclasses.dataclass(frozen=True)
-class Roster:
-    """Which seats are taken by a phone; its ``version`` changes with every join or release."""
+class GuessLimit:
+    """Wrong join and host codes: at most 5 a minute from one address and 10 a minute, 100 an hour from all.
 
-    version: int
-    taken: frozenset
+    Only wrong codes count, and while a window is spent even the right code
+    is refused, so the limit bounds the guesses an attacker gets, however
+    many addresses they use. The counting windows come from ``limits``.
+    """
+
+    def __init__(self):
+        self._limiter = limits.strategies.MovingWindowRateLimiter(limits.storage.MemoryStorage())
+
+    def _windows(self, kind: str, client: str):
+        yield GUESS_LIMITS["per_address"], (kind, "address", client)
+        for window in GUESS_LIMITS["everyone"]:
+            yield window, (kind, "everyone")
+
+    def check(self, kind: str, client: str):
+        """:raise AccessDenied: 429 with the seconds to wait while a window is spent."""
+        for window, keys in self._windows(kind, client):
+            if not self._limiter.test(window, *keys):
+                reset, _ = self._limiter.get_window_stats(window, *keys)
+                raise AccessDenied(429, "error.locked_out", seconds=max(1, int(reset - time.time()) + 1))
+
+    def wrong(self, kind: str, client: str):
+        for window, keys in self._windows(kind, client):
+            self._limiter.hit(window, *keys)
 
 
 class RemoteService:
-    """The table as the phones see it: snapshots, credentials and a change signal for event streams.
+    """The table as the phones see it: snapshots, credential checks and a change signal for event streams.
 
     ``hardware`` is the simulated rig when there is one (it enables the
-    simulator page); ``language`` is the table's default language.
+    simulator page); ``language`` is the table's default language;
+    ``on_credentials(service)`` is called when a game with a new join code starts.
     """
 
-    def __init__(self, session: Session, *, hardware=None, language: str = "en", clock: Callable = time.monotonic,
+    def __init__(self, session: Session, *, hardware=None, language: str = "en",
                  on_credentials: Optional[Callable[["RemoteService"], None]] = None):
         self.session = session
         self.hardware = hardware
         self.language = language
-        self._clock = clock
         self._on_credentials = on_credentials
         self._changed = threading.Condition()
         self._closing = False
-        self._failures = {}  # client address -> (count, locked until)
-        self._roster_versions = 0
+        self._guesses = GuessLimit()
         self._snapshot = session.snapshot
-        self._new_credentials()
+        self._announced = None
         session.subscribe(self._session_changed)
 
     # -- change signal ---------------------------------------------------------
 
     def _session_changed(self, snapshot):
-        """Session-thread callback: remember the snapshot and wake every event stream."""
+        """Session-thread callback: remember the snapshot, wake every event stream, announce a new join code."""
         with self._changed:
             self._snapshot = snapshot
             self._changed.notify_all()
-
-    def _roster_changed(self):
-        with self._changed:
-            self._roster_versions += 1
-            self.roster = Roster(self._roster_versions, frozenset(self._seat_tokens.values()))
-            self._changed.notify_all()
+        if self._on_credentials is not None and snapshot.credentials.key != self._announced:
+            self._announced = snapshot.credentials.key
+            self._on_credentials(self)
 
     def current(self):
-        """(snapshot, roster) as of now."""
+        """The snapshot as of now."""
         with self._changed:
-            return self._snapshot, self.roster
+            return self._snapshot
 
-    def wait_for_change(self, seen: tuple, timeout: float):
-        """Block until (snapshot version, roster version) differs from ``seen``; None once closing."""
-        def moved():
-            return self._closing or (self._snapshot.version, self.roster.version) != seen
-
+    def wait_for_change(self, version: int, timeout: float):
+        """Block until the snapshot's version passes ``version``; the latest snapshot, or None once closing."""
         with self._changed:
-            self._changed.wait_for(moved, timeout)
-            if self._closing:
-                return None
-            return self._snapshot, self.roster
+            self._changed.wait_for(lambda: self._closing or self._snapshot.version > version, timeout)
+            return None if self._closing else self._snapshot
 
     def close(self):
         """End every event stream (the server is stopping)."""
@@ -98,94 +119,81 @@ class RemoteService:
     def closing(self) -> bool:
         return self._closing
 
+    @property
+    def join_code(self) -> str:
+        return self.current().credentials.join_code
+
+    @property
+    def game_id(self) -> str:
+        """The public name of the game being played (changes with every game, not with a restart)."""
+        return self.current().credentials.key
+
     # -- credentials -----------------------------------------------------------
 
-    def _new_credentials(self):
-        self.pin = f"{secrets.randbelow(10 ** PIN_DIGITS):0{PIN_DIGITS}d}"
-        self.game_id = secrets.token_hex(4)
-        self._seat_tokens = {}  # token -> seat
-        self._host_tokens = set()
-        self._roster_changed()
-        if self._on_credentials is not None:
-            self._on_credentials(self)
+    def command(self, command):
+        """Send ``command`` to the session and wait: the new version.
 
-    def _check_pin(self, pin, client: str):
-        """Compare ``pin`` in constant time; too many failures from one client lock it out for a while.
-
-        :raise AccessDenied: 429 while locked out, 403 for a wrong PIN.
+        :raise CommandRejected: refused; :raise AccessDenied: 403 for a credential
+        that does not hold the seat or host role in this game, 504 when the table does not answer.
         """
-        now = self._clock()
-        count, locked_until = self._failures.get(client, (0, 0.0))
-        if now < locked_until:
-            raise AccessDenied(429, "error.locked_out", seconds=int(locked_until - now) + 1)
-        if isinstance(pin, str) and secrets.compare_digest(pin.strip().encode(), self.pin.encode()):
-            self._failures.pop(client, None)
-            return
-        count += 1
-        self._failures[client] = (0, now + LOCKOUT_S) if count >= MAX_PIN_FAILURES else (count, 0.0)
-        raise AccessDenied(403, "error.wrong_pin")
+        try:
+            return self.session.call(command, COMMAND_TIMEOUT_S)
+        except NotAllowed:
+            raise AccessDenied(403, "error.host_or_seat_changed") from None
+        except concurrent.futures.TimeoutError:
+            raise AccessDenied(504, "error.timeout") from None
 
-    def join(self, pin, seat, client: str) -> str:
-        """Give a phone the free seat ``seat``: returns its token.
+    def _with_code(self, kind: str, client: str, command):
+        """Run a command that carries a code, behind the guessing limit."""
+        self._guesses.check(kind, client)
+        try:
+            self.command(command)
+        except WrongCode:
+            self._guesses.wrong(kind, client)
+            raise AccessDenied(403, f"error.wrong_{kind}_code") from None
 
-        :raise AccessDenied: wrong PIN (403), lockout (429), no such phone seat (400), seat taken (409).
+    def join(self, code, seat, client: str) -> str:
+        """Give a phone the free phone seat ``seat``: returns its token.
+
+        :raise AccessDenied: no such seat (400), wrong code (403), not a phone seat or taken (409), limit (429).
         """
-        with self._changed:
-            self._check_pin(pin, client)
-            return self._take_seat(seat)
-
-    def _take_seat(self, seat) -> str:
-        setup = self._snapshot.setup
+        setup = self.current().setup
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(setup.seats):
             raise AccessDenied(400, "error.no_such_seat")
         if setup.seats[seat].kind != "phone":
             raise AccessDenied(409, "error.not_a_phone_seat")
-        if seat in self._seat_tokens.values():
+        if seat in self.current().credentials.taken:
             raise AccessDenied(409, "error.seat_taken")
-        token = secrets.token_urlsafe(24)
-        self._seat_tokens[token] = seat
-        self._roster_changed()
+        token = new_token()
+        self._with_code("join", client, Join(seat, code, digest(token)))
         return token
 
-    def release(self, seat: int):
-        """Free a seat (its phone was lost or handed to someone else); the old token stops working."""
-        with self._changed:
-            self._seat_tokens = {token: held for token, held in self._seat_tokens.items() if held != seat}
-            self._roster_changed()
+    def host_login(self, code, client: str) -> str:
+        """A host token for the holder of the host code shown at the rig. :raise AccessDenied: 403, 429."""
+        token = new_token()
+        self._with_code("host", client, HostLogin(code, digest(token)))
+        return token
 
     def seat_of(self, token) -> Optional[int]:
-        """The seat a token acts for, or None."""
-        if not isinstance(token, str):
-            return None
-        for known, seat in self._seat_tokens.items():
-            if secrets.compare_digest(known.encode(), token.encode()):
-                return seat
-        return None
-
-    def host_login(self, pin, client: str) -> str:
-        """A host token for the holder of the PIN. :raise AccessDenied: as for :meth:`join`."""
-        with self._changed:
-            self._check_pin(pin, client)
-            token = secrets.token_urlsafe(24)
-            self._host_tokens.add(token)
-            return token
+        """The seat a token holds in the game being played, or None."""
+        return self.current().credentials.seat_of(digest(token)) if isinstance(token, str) else None
 
     def is_host(self, token) -> bool:
-        return isinstance(token, str) and any(
-            secrets.compare_digest(known.encode(), token.encode()) for known in self._host_tokens
-        )
+        return isinstance(token, str) and self.current().credentials.is_host(digest(token))
 
     # -- host actions ------------------------------------------------------------
 
-    def new_game(self, setup: Setup, language: str) -> str:
-        """Start ``setup`` on the table with fresh credentials; returns a host token for the new game.
+    def release(self, seat: int, host_token: str):
+        """Free a seat (its phone was lost or handed to someone else); the old token stops working."""
+        self.command(ReleaseSeat(seat, digest(host_token)))
+
+    def new_game(self, setup: Setup, language: str, host_token: str) -> str:
+        """Start ``setup`` on the table with fresh credentials; returns the host's token for the new game.
 
         :raise CommandRejected: the session refused the setup.
         """
-        self.session.call(NewGame(setup))
-        with self._changed:
-            self.language = language
-            self._new_credentials()
-            token = secrets.token_urlsafe(24)
-            self._host_tokens.add(token)
-            return token
+        token = new_token()
+        self.command(NewGame(setup, credential=digest(host_token), host=digest(token)))
+        self.language = language
+        return token
+

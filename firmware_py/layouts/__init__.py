@@ -5,6 +5,7 @@ and ``option_pixels(snapshot, option)``; the coordinates they use live in a
 TOML file beside each module, so the layout can be moved without touching code.
 """
 import importlib
+import math
 import tomllib
 from pathlib import Path
 
@@ -46,7 +47,7 @@ def draw_menu(painter, menu):
     """The HOST menu on the centre panel: one item per line, the chosen one highlighted."""
     items, index = menu
     painter.rect("centre", 0, 0, 32, 16, palette.OFF)
-    labels = {"new game": "NEW", "brightness": "LIGHT", "palette": "COLOUR"}
+    labels = {"new game": "NEW", "host code": "HOST", "brightness": "LIGHT", "palette": "COLOUR"}
     top = max(0, min(index - 1, len(items) - 2)) if len(items) > 2 else 0
     for row, item in enumerate(items[top : top + 2]):
         y = 1 + row * 8
@@ -54,3 +55,29 @@ def draw_menu(painter, menu):
         if chosen:
             painter.text("centre", 0, y, ">", palette.CURSOR)
         painter.text("centre", 4, y, labels[item][:7], palette.CURSOR if chosen else palette.WILD_SPACE)
+
+
+def draw_host_code(painter, code: str):
+    """The host code on the centre panel, in place of the menu, while it is asked for at the rig."""
+    painter.rect("centre", 0, 0, 32, 16, palette.OFF)
+    painter.text("centre", 0, 1, "HOST", palette.CURSOR)
+    painter.text("centre", 0, 9, code, palette.CURSOR)
+
+
+def draw_undo_request(painter, request, remaining: float, total: float):
+    """An undo request on the panel of each seat whose consent it waits for.
+
+    The top twelve rows read ``UNDO`` and ``P<n>?`` (the seat that asks), with
+    a bar of the time left below; the decision it would take back is the one
+    with the last-move mark. Hold OK to agree, hold BACK to refuse.
+    """
+    for seat in request.waiting:
+        if seat in request.agreed:
+            continue
+        panel = seat_panel(seat)
+        width, _ = painter.panel_size(panel)
+        painter.rect(panel, 0, 0, width, 12, palette.OFF)
+        painter.text(panel, 0, 0, "UNDO", palette.CURSOR)
+        painter.text(panel, 0, 6, f"P{request.seat + 1}?", palette.CURSOR)
+        left = max(0, min(width, math.ceil(width * remaining / total)))
+        painter.bar(panel, 0, 11, width, left, palette.CURSOR, empty=palette.OFF)

@@ -83,24 +83,10 @@ def _play_until(session, done, limit=200):
     raise AssertionError("position not reached")
 
 
-def test_undo_needs_the_other_players_ok(session):
-    _play_until(session, lambda s: s.pending == "action")
-    seat = session.snapshot.current_player
-    take = next(o for o in session.snapshot.options if o.startswith("S"))
-    session.call(Play(seat, take))
-    before_undo = session.snapshot.state
-    session.call(Press(seat, "BACK", "hold"))
-    assert session.snapshot.undo_request == seat
-    with pytest.raises(CommandRejected, match="other player"):
-        session.call(AnswerUndo(seat, True))
-    session.call(Press(1 - seat, "OK"))
-    assert session.snapshot.undo_request is None
-    assert session.snapshot.state != before_undo and session.snapshot.pending == "action"
-
-
 def test_host_menu_changes_brightness_and_palette(session):
     session.call(Press(None, "HOST", "hold"))
-    assert session.snapshot.menu == (("new game", "brightness", "palette"), 0)
+    assert session.snapshot.menu == (("new game", "host code", "brightness", "palette"), 0)
+    session.call(Press(0, "NEXT"))
     session.call(Press(0, "NEXT"))
     session.call(Press(0, "OK"))
     assert session.snapshot.setting("brightness") == 0.25

@@ -16,7 +16,7 @@ def drain(events):
 
 
 def test_a_bouncing_contact_gives_one_press(sim):
-    pin = sim.pin(0, "OK")
+    pin = sim.pin(0, "NEXT")
     for _ in range(6):  # 6 bounces, 2 ms apart, well inside the 30 ms debounce time
         pin.drive_low()
         sim.wait(0.002)
@@ -24,7 +24,7 @@ def test_a_bouncing_contact_gives_one_press(sim):
         sim.wait(0.002)
     pin.drive_low()
     sim.wait(0.002)
-    assert drain(sim.events) == [ButtonEvent(0, "OK", PRESS, 0.0)]  # at the first closing edge
+    assert drain(sim.events) == [ButtonEvent(0, "NEXT", PRESS, 0.0)]  # at the first closing edge
     sim.wait(0.03)
     assert drain(sim.events) == []
     pin.drive_high()  # a bouncy release gives nothing more

@@ -17,7 +17,7 @@ def test_reference_rig(rig):
     assert len(rig.seats) == 4
     assert rig.seats[2].pins == {"PREV": 24, "NEXT": 25, "OK": 26, "BACK": 27}
     assert rig.button_pins()[None, "HOST"] == 4
-    assert rig.long_press == {"BACK", "HOST"}
+    assert rig.long_press == {"OK", "BACK", "HOST"}
     assert (rig.debounce_s, rig.hold_s) == (0.03, 1.0)
 
 
@@ -112,7 +112,7 @@ def test_unknown_keys(reference_text, old, new, fragments):
         ("facing = 180", "facing = true", ["panel[2].facing"]),
         ("size = [32, 16]", "size = [32]", ["panel[0].size must be two whole numbers"]),
         ("hold_ms = 1000", "hold_ms = 20", ["buttons.hold_ms"]),
-        ('long_press = ["BACK", "HOST"]', 'long_press = ["UNDO"]', ["buttons.long_press"]),
+        ('long_press = ["OK", "BACK", "HOST"]', 'long_press = ["UNDO"]', ["buttons.long_press"]),
         ('panel = "seat3"', 'panel = "seat9"', ["seat[3].panel names 'seat9'"]),
         ('panel = "seat3"', 'panel = "seat0"', ["seat[3] uses panel 'seat0'"]),
         ("BACK = 11\n", "\n", ["missing key seat[3].BACK"]),

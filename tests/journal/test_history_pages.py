@@ -11,6 +11,7 @@ from firmware_py.journal import Journal
 from firmware_py.records import position_snapshot
 from firmware_py.session import NewGame, Play, Seat, Session, Setup
 from web_remote import create_app, history, i18n
+from tests.web.conftest import host_code
 from web_remote.service import RemoteService
 
 PLAYERS = Setup(game="duel", seats=(Seat(name="Ada"), Seat(name="Bo")), seed=13)
@@ -23,17 +24,18 @@ def table(tmp_path):
     session = Session(PLAYERS, journal=journal)
     for _ in range(6):
         session.apply(Play(session.snapshot.current_player, session.snapshot.options[-1]))
-    service = RemoteService(session)
+    service = RemoteService(session.start())
     app = create_app(service, {"TESTING": True})
     yield app.test_client(), session, journal, service
     service.close()
+    session.stop()
 
 
 @pytest.fixture
 def host(table):
     """The headers of the host's page scripts."""
     service = table[3]
-    return {"X-Host-Token": service.host_login(service.pin, "127.0.0.1")}
+    return {"X-Host-Token": service.host_login(host_code(service.session), "127.0.0.1")}
 
 
 @pytest.fixture
@@ -68,7 +70,7 @@ def test_the_list_shows_date_players_and_decisions(table):
 
 def test_unnamed_players_are_named_in_the_phones_language(table):
     client, session, _, _ = table
-    session.apply(NewGame(Setup(game="duel", seed=2)))
+    session.call(NewGame(Setup(game="duel", seed=2)))
     page = html(client.get("/history/", headers={"Accept-Language": "it"}))
     assert "Giocatore 1" in page and "Giocatore 2" in page and "Player 1" not in page
 

@@ -53,17 +53,17 @@ def test_a_resumed_game_has_the_same_position_history_and_future_draws(tmp_path,
 
 
 def take_back_one(session):
-    """Play until the last decision can be undone, then undo it with the other seat's consent."""
+    """Play until the last decision can be undone, then undo it at the other seat's request with its consent."""
     while True:
         snapshot = session.snapshot
         session.apply(Play(snapshot.current_player, snapshot.options[0]))
         seat = session.snapshot.history[-1][0]
         try:
-            session.apply(RequestUndo(seat))
+            session.apply(RequestUndo(1 - seat))
         except CommandRejected:
             continue
         undone = session.snapshot.history[-1]
-        session.apply(AnswerUndo(1 - seat, True))
+        session.apply(AnswerUndo(seat, True))
         return undone, len(snapshot.history) + 1
 
 

@@ -1,11 +1,17 @@
 """Fixtures for the phone remote: a running session behind the app, a test client, seated phones."""
 import pytest
 
-from firmware_py.session import Seat, Session, Setup
+from firmware_py.session import Press, Seat, Session, Setup
 from web_remote import create_app
 from web_remote.service import RemoteService
 
 PHONES = Setup(game="duel", seats=(Seat(kind="phone", name="Ada"), Seat(kind="phone", name="Bo")), seed=7)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """The browser tests use Debian's Chromium (``playwright install`` cannot download here)."""
+    return {**browser_type_launch_args, "executable_path": "/usr/bin/chromium"}
 
 
 @pytest.fixture
@@ -41,7 +47,7 @@ class Phones:
         self.tokens = {}
 
     def join(self, seat):
-        response = self.client.post("/api/join", json={"pin": self.service.pin, "seat": seat})
+        response = self.client.post("/api/join", json={"code": self.service.join_code, "seat": seat})
         assert response.status_code == 201, response.json
         self.tokens[seat] = response.json["token"]
         return self.tokens[seat]
@@ -54,9 +60,20 @@ class Phones:
         return self.post(seat, "/api/move", body)
 
     def host_token(self):
-        response = self.client.post("/api/host/login", json={"pin": self.service.pin})
+        response = self.client.post("/api/host/login", json={"code": host_code(self.service.session)})
         assert response.status_code == 200, response.json
         return response.json["host_token"]
+
+
+def host_code(session):
+    """Ask the rig for a host code as the host would: hold HOST, walk to "host code", OK; then close the menu."""
+    session.call(Press(None, "HOST", "hold"))
+    while session.snapshot.menu[0][session.snapshot.menu[1]] != "host code":
+        session.call(Press(None, "HOST"))
+    session.call(Press(0, "OK"))
+    code = session.snapshot.host_code
+    session.call(Press(None, "HOST", "hold"))
+    return code
 
 
 @pytest.fixture

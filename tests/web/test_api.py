@@ -7,7 +7,8 @@ import json
 import pytest
 
 from firmware_py.session import Play
-from web_remote.service import MAX_PIN_FAILURES
+from tests.web.conftest import host_code
+from web_remote.service import GUESS_LIMITS
 
 
 def unchanged(session, before):
@@ -45,8 +46,8 @@ def test_the_event_stream_sends_the_state_then_every_change(client, session, pho
     assert first["version"] == session.snapshot.version
     seat = session.snapshot.current_player
     phones.join(seat)
-    roster = json.loads(next(chunks).decode().removeprefix("data: "))
-    assert roster["seats"][seat]["taken"] is True
+    joined = json.loads(next(chunks).decode().removeprefix("data: "))
+    assert joined["seats"][seat]["taken"] is True
     option = session.snapshot.options[0]
     assert phones.move(seat, option).status_code == 200
     moved = json.loads(next(chunks).decode().removeprefix("data: "))
@@ -61,7 +62,7 @@ def test_the_event_stream_sends_the_state_then_every_change(client, session, pho
 def test_join_gives_a_seat_token_and_the_seat_is_then_taken(client, service, phones):
     token = phones.join(0)
     assert service.seat_of(token) == 0
-    again = client.post("/api/join", json={"pin": service.pin, "seat": 0})
+    again = client.post("/api/join", json={"code": service.join_code, "seat": 0})
     assert again.status_code == 409 and again.json["error"] == "error.seat_taken"
     assert client.get("/api/state").json["seats"][0]["taken"] is True
     me = client.get("/api/me", headers={"X-Seat-Token": token})
@@ -69,25 +70,25 @@ def test_join_gives_a_seat_token_and_the_seat_is_then_taken(client, service, pho
 
 
 @pytest.mark.parametrize("body, status, error", [
-    ({"pin": "000000x", "seat": 0}, 403, "error.wrong_pin"),
+    ({"code": "000000x", "seat": 0}, 403, "error.wrong_join_code"),
     ({"seat": 0}, 400, "error.missing_field"),
-    ({"pin": 123456, "seat": 0}, 400, "error.invalid_field"),
-    ({"pin": "PIN", "seat": 5}, 400, "error.no_such_seat"),
-    ({"pin": "PIN", "seat": True}, 400, "error.invalid_field"),
-    ({"pin": "PIN", "seat": "0"}, 400, "error.invalid_field"),
+    ({"code": 123456, "seat": 0}, 400, "error.invalid_field"),
+    ({"code": "CODE", "seat": 5}, 400, "error.no_such_seat"),
+    ({"code": "CODE", "seat": True}, 400, "error.invalid_field"),
+    ({"code": "CODE", "seat": "0"}, 400, "error.invalid_field"),
 ])
 def test_bad_join_requests_are_refused_with_a_clear_message(client, service, body, status, error):
-    body = {key: service.pin if value == "PIN" else value for key, value in body.items()}
+    body = {key: service.join_code if value == "CODE" else value for key, value in body.items()}
     response = client.post("/api/join", json=body)
     assert response.status_code == status
     assert response.json["error"] == error and response.json["message"]
-    assert not service.roster.taken
+    assert not service.current().credentials.taken
 
 
 def test_only_json_objects_are_accepted(client, service):
-    form = client.post("/api/join", data={"pin": service.pin, "seat": "0"})
+    form = client.post("/api/join", data={"code": service.join_code, "seat": "0"})
     assert form.status_code == 400 and form.json["error"] == "error.json_required"
-    listed = client.post("/api/join", json=[service.pin, 0])
+    listed = client.post("/api/join", json=[service.join_code, 0])
     assert listed.status_code == 400 and listed.json["error"] == "error.json_required"
 
 
@@ -97,16 +98,30 @@ def test_seats_played_at_the_rig_cannot_be_joined(session, service):
 
     session.call(NewGame(Setup(game="duel", seats=(Seat(kind="rig"), Seat(kind="phone")))))
     client = create_app(service, {"TESTING": True}).test_client()
-    response = client.post("/api/join", json={"pin": service.pin, "seat": 0})
+    response = client.post("/api/join", json={"code": service.join_code, "seat": 0})
     assert response.status_code == 409 and response.json["error"] == "error.not_a_phone_seat"
 
 
-def test_repeated_wrong_pins_lock_the_client_out(client, service):
-    for _ in range(MAX_PIN_FAILURES):
-        assert client.post("/api/join", json={"pin": "wrong", "seat": 0}).status_code == 403
-    locked = client.post("/api/join", json={"pin": service.pin, "seat": 0})
+def test_repeated_wrong_codes_lock_the_client_out(client, service):
+    for _ in range(GUESS_LIMITS["per_address"].amount):
+        assert client.post("/api/join", json={"code": "wrong", "seat": 0}).status_code == 403
+    locked = client.post("/api/join", json={"code": service.join_code, "seat": 0})
     assert locked.status_code == 429 and locked.json["error"] == "error.locked_out"
-    assert not service.roster.taken
+    assert not service.current().credentials.taken
+
+
+def test_guesses_from_many_addresses_meet_one_limit_for_everyone(client, service):
+    """Issue 11, finding 8: 1,000 guesses from 200 addresses got through and the right code then worked."""
+    answers = [client.post("/api/join", json={"code": f"{guess:06d}", "seat": 0},
+                           environ_base={"REMOTE_ADDR": f"127.0.{guess % 200 // 250}.{guess % 200 + 1}"}).status_code
+               for guess in range(1000) if f"{guess:06d}" != service.join_code]
+    assert answers.count(403) == GUESS_LIMITS["everyone"][0].amount
+    assert set(answers) == {403, 429}
+    late = client.post("/api/join", json={"code": service.join_code, "seat": 0},
+                       environ_base={"REMOTE_ADDR": "127.0.9.9"})
+    assert late.status_code == 429 and not service.current().credentials.taken
+    host = client.post("/api/host/login", json={"code": host_code(service.session)})
+    assert host.status_code == 200  # the host code has a budget of its own
 
 
 # -- moves --------------------------------------------------------------------------
@@ -180,7 +195,7 @@ def _play_until_undoable(session):
     raise AssertionError("no undoable decision in 200 moves")
 
 
-def test_undo_is_requested_by_one_seat_and_answered_by_the_other(client, session, phones):
+def test_undo_waits_for_the_player_whose_decision_it_takes_back(client, session, phones):
     phones.join(0)
     phones.join(1)
     nothing = phones.post(0, "/api/undo")
@@ -189,15 +204,24 @@ def test_undo_is_requested_by_one_seat_and_answered_by_the_other(client, session
     last_seat = session.snapshot.history[-1][0]
     other = 1 - last_seat
     played = session.snapshot
-    assert phones.post(last_seat, "/api/undo").status_code == 200
-    assert session.snapshot.undo_request == last_seat
-    assert client.get("/api/state").json["undo_request"] == last_seat
-    self_answer = phones.post(last_seat, "/api/undo/answer", {"accept": True})
+    assert phones.post(other, "/api/undo").status_code == 200
+    asked = client.get("/api/state").json["undo_request"]
+    assert (asked["seat"], asked["waiting"], asked["notation"]) == (other, [last_seat], played.history[-1][1])
+    self_answer = phones.post(other, "/api/undo/answer", {"accept": True})
     assert self_answer.status_code == 409
-    assert phones.post(other, "/api/undo/answer", {"accept": "yes"}).status_code == 400
+    assert phones.post(last_seat, "/api/undo/answer", {"accept": "yes"}).status_code == 400
     assert session.snapshot.history == played.history
-    assert phones.post(other, "/api/undo/answer", {"accept": True}).status_code == 200
+    assert phones.post(last_seat, "/api/undo/answer", {"accept": True}).status_code == 200
     assert session.snapshot.history == played.history[:-1]
+
+
+def test_a_players_own_last_decision_is_taken_back_at_once(session, phones):
+    phones.join(0)
+    phones.join(1)
+    _play_until_undoable(session)
+    played = session.snapshot
+    assert phones.post(played.history[-1][0], "/api/undo").status_code == 200
+    assert session.snapshot.history == played.history[:-1] and session.snapshot.undo_request is None
 
 
 def test_a_refused_undo_keeps_the_move(session, phones):
@@ -206,8 +230,8 @@ def test_a_refused_undo_keeps_the_move(session, phones):
     _play_until_undoable(session)
     played = session.snapshot
     last_seat = played.history[-1][0]
-    phones.post(last_seat, "/api/undo")
-    assert phones.post(1 - last_seat, "/api/undo/answer", {"accept": False}).status_code == 200
+    phones.post(1 - last_seat, "/api/undo")
+    assert phones.post(last_seat, "/api/undo/answer", {"accept": False}).status_code == 200
     assert session.snapshot.history == played.history and session.snapshot.undo_request is None
 
 
@@ -225,7 +249,7 @@ DUEL_SETUP = {
 
 def test_the_host_starts_a_new_game_with_fresh_credentials(client, session, service, phones):
     old_seat_token = phones.join(0)
-    old_pin = service.pin
+    old_code = service.join_code
     host = phones.host_token()
     response = client.post("/api/host/setup", json=DUEL_SETUP, headers={"X-Host-Token": host})
     assert response.status_code == 201, response.json
@@ -235,14 +259,14 @@ def test_the_host_starts_a_new_game_with_fresh_credentials(client, session, serv
     assert session.snapshot.state["objectives"] == ["horizontal", "diagonals", "wild"]
     assert (session.snapshot.setting("brightness"), session.snapshot.setting("palette")) == (0.5, "colour-blind")
     assert service.language == "it"
-    assert response.json["pin"] == service.pin
+    assert response.json["join_code"] == service.join_code
     assert service.seat_of(old_seat_token) is None
     assert client.post("/api/move", json={"option": "P1"}, headers={"X-Seat-Token": old_seat_token}).status_code == 403
-    assert client.get("/api/host/pin", headers={"X-Host-Token": host}).status_code == 403
-    fresh = client.get("/api/host/pin", headers={"X-Host-Token": response.json["host_token"]})
-    assert fresh.json["pin"] == service.pin
-    if service.pin != old_pin:
-        assert client.post("/api/join", json={"pin": old_pin, "seat": 0}).status_code == 403
+    assert client.get("/api/host/join-code", headers={"X-Host-Token": host}).status_code == 403
+    fresh = client.get("/api/host/join-code", headers={"X-Host-Token": response.json["host_token"]})
+    assert fresh.json["join_code"] == service.join_code
+    if service.join_code != old_code:
+        assert client.post("/api/join", json={"code": old_code, "seat": 0}).status_code == 403
 
 
 @pytest.mark.parametrize("change, error", [
@@ -262,11 +286,11 @@ def test_the_host_starts_a_new_game_with_fresh_credentials(client, session, serv
 ])
 def test_bad_setups_are_refused_and_change_nothing(client, session, service, phones, change, error):
     host = phones.host_token()
-    before, pin = session.snapshot, service.pin
+    before, code = session.snapshot, service.join_code
     response = client.post("/api/host/setup", json={**DUEL_SETUP, **change}, headers={"X-Host-Token": host})
     assert response.status_code == 400 and response.json["error"] == error, response.json
     assert session.snapshot.setup == before.setup and session.snapshot.settings == before.settings
-    assert service.pin == pin
+    assert service.join_code == code
 
 
 def test_a_pavilion_game_for_four(client, session, phones):
@@ -284,9 +308,9 @@ def test_host_actions_need_the_host_token(client, session, service):
     for path in ("/api/host/setup", "/api/host/settings", "/api/host/release"):
         assert client.post(path, json=DUEL_SETUP).status_code == 401
         assert client.post(path, json=DUEL_SETUP, headers={"X-Host-Token": "guess"}).status_code == 403
-    assert client.get("/api/host/pin").status_code == 401
-    wrong = client.post("/api/host/login", json={"pin": "nope"})
-    assert wrong.status_code == 403 and wrong.json["message"] == "Wrong PIN."
+    assert client.get("/api/host/join-code").status_code == 401
+    wrong = client.post("/api/host/login", json={"code": "nope"})
+    assert wrong.status_code == 403 and wrong.json["error"] == "error.wrong_host_code"
     assert session.snapshot.setup == before.setup and session.snapshot.settings == before.settings
 
 
@@ -326,9 +350,11 @@ def test_a_seat_asks_for_a_hint_and_the_host_can_turn_hints_off(client, session,
     snapshot = session.wait_for_change(version, 10.0)
     while snapshot.hint is None:
         snapshot = session.wait_for_change(snapshot.version, 10.0)
-    hint = client.get("/api/state", headers={"Accept-Language": "it"}).json["hint"]
+    assert client.get("/api/state").json["hint"] == {"seat": seat}  # that it came, not what it is
+    hint = client.get("/api/hint", headers={"X-Seat-Token": phones.tokens[seat], "Accept-Language": "it"}).json["hint"]
     assert hint["seat"] == seat and hint["notation"] in snapshot.options and hint["label"]
-    assert snapshot.options[snapshot.cursors[seat]] == hint["notation"]  # the LEDs highlight it too
+    other = client.get("/api/hint", headers={"X-Seat-Token": phones.tokens[1 - seat]})
+    assert other.status_code == 200 and other.json["hint"] is None
     host = {"X-Host-Token": phones.host_token()}
     assert client.post("/api/host/settings", json={"hints": "no"}, headers=host).status_code == 400
     assert client.post("/api/host/settings", json={"hints": False}, headers=host).status_code == 200

@@ -12,6 +12,7 @@ import pytest
 
 from firmware_py.session import Play, Seat, Session, Setup
 from firmware_py.table import Table
+from tests.web.conftest import host_code
 from web_remote import runner
 from web_remote.service import RemoteService
 
@@ -29,11 +30,6 @@ window.EventSource = class extends NativeEventSource {
   set onmessage(handler) { super.onmessage = (event) => { if (!window.frozen) handler(event); }; }
 };
 """
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args):
-    return {**browser_type_launch_args, "executable_path": CHROMIUM}
 
 
 @pytest.fixture
@@ -71,7 +67,7 @@ def phone(browser, remote, freezable=False):
 def host_sets_up_a_duel(browser, remote):
     page = phone(browser, remote)
     page.goto("/host")
-    page.fill("#host-pin", remote.service.pin)
+    page.fill("#host-code", host_code(remote.service.session))
     page.tap("#login-button")
     expect(page.locator("#host-tools")).to_be_visible()
     page.select_option("#game", "duel")
@@ -83,14 +79,14 @@ def host_sets_up_a_duel(browser, remote):
     old_game = remote.service.game_id
     page.tap("#start-button")
     wait_until(lambda: remote.service.game_id != old_game)
-    expect(page.locator("#message")).to_contain_text(remote.service.pin)
+    expect(page.locator("#message")).to_contain_text(remote.service.join_code)
     return page
 
 
 def join(browser, remote, seat, name, freezable=False):
     page = phone(browser, remote, freezable)
     page.goto("/join")
-    page.fill("#pin", remote.service.pin)
+    page.fill("#join-code", remote.service.join_code)
     page.locator(f"#seat-{seat}").check()
     page.tap("#join-button")
     expect(page.locator("#who")).to_contain_text(name)

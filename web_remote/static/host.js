@@ -1,5 +1,5 @@
 "use strict";
-// The host's setup wizard: unlocked with the PIN, starts a new game with fresh PIN and tokens.
+// The host's setup wizard: unlocked with a host code from the rig, starts a new game with a fresh join code and tokens.
 (() => {
   const { t, show, call, element } = Remote;
   const $ = (id) => document.getElementById(id);
@@ -7,8 +7,8 @@
   async function unlocked() {
     $("login-form").hidden = true;
     $("host-tools").hidden = false;
-    const answer = await call("/api/host/pin", { method: "GET", host: Remote.hostToken() });
-    $("pin-now").textContent = answer.pin;
+    const answer = await call("/api/host/join-code", { method: "GET", host: Remote.hostToken() });
+    $("join-code-now").textContent = answer.join_code;
     await listSeats();
   }
 
@@ -86,7 +86,7 @@
   $("login-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
-      const answer = await call("/api/host/login", { body: { pin: $("host-pin").value } });
+      const answer = await call("/api/host/login", { body: { code: $("host-code").value } });
       Remote.setHostToken(answer.host_token);
       show("");
       await unlocked();
@@ -101,8 +101,8 @@
       const answer = await call("/api/host/setup", { body: setupForm(), host: Remote.hostToken() });
       Remote.setHostToken(answer.host_token);
       Remote.setSeat(null);
-      $("pin-now").textContent = answer.pin;
-      show(t("host.started", { pin: answer.pin }), "info");
+      $("join-code-now").textContent = answer.join_code;
+      show(t("host.started", { code: answer.join_code }), "info");
       await listSeats();
     } catch (error) {
       show(error.message);

@@ -1,5 +1,5 @@
 "use strict";
-// Join: the host PIN and a free phone seat give this phone a seat token.
+// Join: the game's join code and a free phone seat give this phone a seat token.
 (() => {
   const { t, show, call, element } = Remote;
   let gameId = null;
@@ -36,8 +36,8 @@
       return;
     }
     try {
-      const pin = document.getElementById("pin").value;
-      const answer = await call("/api/join", { body: { pin, seat: Number(chosen.value) } });
+      const code = document.getElementById("join-code").value;
+      const answer = await call("/api/join", { body: { code, seat: Number(chosen.value) } });
       Remote.setSeat({ token: answer.token, seat: answer.seat, game_id: answer.game_id || gameId });
       window.location.assign("/");
     } catch (error) {

@@ -71,12 +71,26 @@
     $("options").replaceChildren(...buttons);
   }
 
-  function renderHint(mine) {
+  // The public state says only that a seat's hint came; its phone alone fetches what it is.
+  let hintShown = null;
+  async function renderHint(mine) {
     const yours = mine !== null && !payload.over && payload.current_player === mine;
-    const hint = payload.hint && payload.hint.seat === mine ? payload.hint : null;
-    $("hint-request").hidden = !yours || !payload.settings.hints || hint !== null;
-    $("hint-text").hidden = hint === null;
-    if (hint !== null) $("hint-text").textContent = t("hint.text", { label: hint.label, notation: hint.notation });
+    const ready = payload.hint !== null && payload.hint.seat === mine;
+    $("hint-request").hidden = !yours || !payload.settings.hints || ready;
+    if (!ready) {
+      hintShown = null;
+      $("hint-text").hidden = true;
+      return;
+    }
+    if (hintShown === payload.version) return;
+    hintShown = payload.version;
+    try {
+      const { hint } = await call("/api/hint", { method: "GET", seatToken: held.token });
+      $("hint-text").hidden = hint === null;
+      if (hint !== null) $("hint-text").textContent = t("hint.text", { label: hint.label, notation: hint.notation });
+    } catch (error) {
+      show(error.message);
+    }
   }
 
   async function askHint() {
@@ -92,12 +106,18 @@
   }
 
   function renderUndo(mine) {
-    const asking = payload.undo_request;
-    $("undo").hidden = asking === null;
-    $("undo-request").hidden = mine === null || payload.over || payload.moves === 0 || asking !== null;
-    if (asking === null) return;
-    const answering = mine !== null && mine !== asking;
-    $("undo-text").textContent = mine === asking ? t("undo.waiting") : t("undo.asked", { name: seatName(asking) });
+    const request = payload.undo_request;
+    $("undo").hidden = request === null;
+    $("undo-request").hidden = mine === null || payload.over || payload.moves === 0 || request !== null;
+    if (request === null) return;
+    const waiting = request.waiting.filter((seat) => !request.agreed.includes(seat));
+    const names = waiting.map(seatName).join(", ");
+    const answering = mine !== null && waiting.includes(mine);
+    const fields = { name: seatName(request.seat), label: request.label, names };
+    let text = t("undo.asked", fields);
+    if (mine === request.seat) text = t("undo.waiting", fields);
+    else if (answering && request.decision_seat === mine) text = t("undo.asked_you", fields);
+    $("undo-text").textContent = text;
     $("undo-accept").hidden = !answering;
     $("undo-decline").hidden = !answering;
   }
@@ -145,7 +165,8 @@
   }
 
   function render(next) {
-    if (payload && next.game_id === payload.game_id && next.version < payload.version) return;
+    // Versions count within one run of the table: after a restart a lower one is news, not stale.
+    if (payload && next.game_id === payload.game_id && next.run === payload.run && next.version < payload.version) return;
     payload = next;
     if (held && held.game_id !== payload.game_id) {
       Remote.setSeat(null);
@@ -159,6 +180,7 @@
     renderUndo(mine);
     renderOver();
     renderHistory();
+    $("restarted").hidden = !(payload.restarted && mine !== null);
     Board.draw($("board"), payload);
     document.body.dataset.version = String(payload.version);
   }
