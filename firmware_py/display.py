@@ -44,7 +44,7 @@ class TableDisplay:
             self._wake.notify_all()
 
     def show_pin(self, pin: str, seconds: float = PIN_SHOWN_S):
-        """Show the phone remote's host PIN along the bottom of the centre panel for ``seconds``."""
+        """Show the phone remote's join code along the bottom of the centre panel for ``seconds``."""
         with self._wake:
             self._pin = pin
             self._pin_until = self._clock() + seconds
@@ -132,7 +132,7 @@ class TableDisplay:
         layout.draw_highlight(painter, snapshot, snapshot.options[snapshot.cursors[seat]], self.blink_on())
 
     def _draw_pin(self, painter):
-        """The host PIN on a dark band at the foot of the centre panel, while it is being shown."""
+        """The join code on a dark band at the foot of the centre panel, while it is being shown."""
         if self._pin is None or self._clock() > self._pin_until:
             return
         width, height = painter.panel_size("centre")

@@ -113,7 +113,7 @@ def test_repeated_wrong_codes_lock_the_client_out(client, service):
 def test_guesses_from_many_addresses_meet_one_limit_for_everyone(client, service):
     """Issue 11, finding 8: 1,000 guesses from 200 addresses got through and the right code then worked."""
     answers = [client.post("/api/join", json={"code": f"{guess:06d}", "seat": 0},
-                           environ_base={"REMOTE_ADDR": f"127.0.{guess % 200 // 250}.{guess % 200 + 1}"}).status_code
+                           environ_base={"REMOTE_ADDR": f"127.0.0.{guess % 200 + 1}"}).status_code
                for guess in range(1000) if f"{guess:06d}" != service.join_code]
     assert answers.count(403) == GUESS_LIMITS["everyone"][0].amount
     assert set(answers) == {403, 429}
