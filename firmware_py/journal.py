@@ -441,7 +441,8 @@ class Journal:
     def export(self, game_id: int) -> Record:
         """Game ``game_id`` (finished or running) as a :class:`Record`.
 
-        :raise KeyError: there is no such game; :raise DamagedGame: its setup cannot be read.
+        It is replayed before it is handed out, so every page built from it can trust it.
+        :raise KeyError: there is no such game; :raise DamagedGame: its rows cannot be read back or replayed.
         """
         with self._lock:
             row = self._db.execute(
@@ -450,15 +451,16 @@ class Journal:
             if row is None:
                 raise KeyError(f"there is no game {game_id} in the journal")
             start, started, finished, scores, winners = row
-            return Record(
-                setup=self._setup(game_id),
-                start=start,
-                moves=tuple(notation for _, notation, _, _ in self._line(game_id)),
-                final_scores=tuple(json.loads(scores)) if scores else None,
-                winners=tuple(json.loads(winners)) if winners else (),
-                started=started,
-                finished=finished,
-            )
+            setup = self._setup(game_id)
+            moves = tuple(notation for _, notation, _, _ in self._line(game_id))
+        try:
+            record = Record(setup=setup, start=start, moves=moves,
+                            final_scores=tuple(json.loads(scores)) if scores else None,
+                            winners=tuple(json.loads(winners)) if winners else (), started=started, finished=finished)
+            replay(record)
+        except (RecordError, ValueError, TypeError) as error:
+            raise DamagedGame(f"game {game_id} cannot be replayed: {error}") from None
+        return record
 
     def import_record(self, record: Record) -> int:
         """Store a record (checked by replaying it) as a past game; returns its id. Never resumed on start."""

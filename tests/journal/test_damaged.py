@@ -63,15 +63,22 @@ def test_a_damaged_setup_stops_that_game_with_a_message_and_start_up_goes_on(tmp
     assert [s.status for s in summaries] == ["running", "stopped"]
 
 
-def test_damaged_old_games_are_listed_as_damaged_never_a_500(tmp_path):
+@pytest.mark.parametrize("sql", [
+    "UPDATE games SET seats = '{broken', flags = '[]' WHERE id = 1",
+    "UPDATE decisions SET notation = 'ZZZ' WHERE game_id = 1 AND ply = 2",
+    "UPDATE games SET start_state = '{x' WHERE id = 1",
+])
+def test_damaged_old_games_are_listed_and_answered_as_damaged_never_a_500(tmp_path, sql):
     played(tmp_path, 3)
     journal = Journal(tmp_path)
     Session(Setup(game="duel", seed=1), journal=journal)  # a new game; the old one is stopped
-    damage(tmp_path, "UPDATE games SET seats = '{broken', flags = '[]' WHERE id = 1")
+    damage(tmp_path, sql)
     client = create_app(RemoteService(Session(Setup(game="duel", seed=2), journal=journal)),
                         {"TESTING": True}).test_client()
     listing = client.get("/history/")
-    assert listing.status_code == 200 and "damaged" in listing.get_data(as_text=True)
+    assert listing.status_code == 200
+    if "seats" in sql:
+        assert "damaged" in listing.get_data(as_text=True)
     for path in ("/history/1", "/history/1.json", "/history/1/table.png"):
         answer = client.get(path)
         assert answer.status_code == 409 and answer.json["error"] == "history.damaged_game", path
