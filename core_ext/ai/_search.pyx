@@ -83,7 +83,9 @@ cdef class _Node:
 cdef class Search:
     """A search tree for the pending decision of ``game``, from its deciding seat's view.
 
-    ``Search(game, seed=None, knowledge=None, playout_rounds=1, epsilon_percent=10)``.
+    ``Search(game, seed=None, knowledge=None, playout_rounds=1, epsilon_percent=10, uniform_priors=False)``:
+    ``playout_rounds`` 0 plays guided playouts to the end; ``uniform_priors``
+    gives every option the same prior (to measure what the heuristic's priors add).
     :meth:`run` grows the tree; :meth:`best_code` reads the answer. With a seed,
     the same number of iterations on positions that look the same to the
     deciding seat gives the same tree.
@@ -94,11 +96,13 @@ cdef class Search:
     cdef int seats
     cdef int playout_rounds
     cdef int epsilon_percent
+    cdef bint uniform_priors
     cdef _Node root
     cdef uint64_t rng
     cdef readonly long iterations
 
-    def __init__(self, game, seed=None, knowledge=None, int playout_rounds=1, int epsilon_percent=10):
+    def __init__(self, game, seed=None, knowledge=None, int playout_rounds=1, int epsilon_percent=10,
+                 bint uniform_priors=False):
         if game.is_over():
             raise ValueError("the game is over: there is no pending decision to search")
         self.seats = game.players
@@ -110,6 +114,7 @@ cdef class Search:
         self.knowledge = knowledge
         self.playout_rounds = playout_rounds
         self.epsilon_percent = epsilon_percent
+        self.uniform_priors = uniform_priors
         self.seat = game.current_player
         self.root = _Node(-1, -1)
         self.rng = seed_state(seed)
@@ -249,7 +254,7 @@ cdef class Search:
 
     cdef void _add_children(self, _Node node, game, list codes, int mover) except *:
         """Children for every option of ``codes`` not in the tree yet, with priors from the heuristic."""
-        cdef list scores = self.knowledge.option_scores(game, codes)
+        cdef list scores = [0.0] * len(codes) if self.uniform_priors else self.knowledge.option_scores(game, codes)
         cdef double top = max(scores), total = 0.0
         cdef list weights = [exp((score - top) / PRIOR_TEMPERATURE) for score in scores]
         cdef int i

@@ -8,6 +8,9 @@ reference players of ``core_ext.ai.baselines``), a level name (``easy``,
 the guided search, one tree, no time limit: reproducible from ``--seed``), a
 number of seconds such as ``2s`` (the guided search thinking that long), or
 either of the last two after ``plain:`` for the search without knowledge.
+``N:full`` (guided playouts to the end of the game instead of the round) and
+``N:uniform`` (the same prior for every option) change one step of the guided
+search, to measure what it adds.
 The tested player (``--ai``) takes each seat in turn from game to game; the
 other seats are all ``--opponent``. A game counts as a win when the tested
 player is its only winner; shared victories are reported apart.
@@ -38,21 +41,47 @@ def player_from_spec(spec, workers=1):
         return BASELINES[spec]
     if spec in ai.LEVELS:
         return lambda game, rng: ai.choose(game, level=spec, seed=rng.getrandbits(64), workers=workers)
-    guided = not spec.startswith("plain:")
-    budget = spec if guided else spec[len("plain:"):]
-    if budget.isdigit() and int(budget) > 0:
+    budget, _, variant = spec.partition(":")
+    guided = budget != "plain"
+    if not guided:
+        budget, variant = variant, ""
+    if budget.isdigit() and int(budget) > 0 and (not variant or variant in VARIANTS):
         iterations = int(budget)
+        if variant:
+            return _variant_player(iterations, **VARIANTS[variant])
         return lambda game, rng: ai.choose(game, iterations=iterations, guided=guided, seed=rng.getrandbits(64))
-    try:
-        seconds = float(budget[:-1]) if budget.endswith("s") else math.nan
-    except ValueError:
-        seconds = math.nan
+    seconds = _seconds(budget) if not variant else math.nan
     if 0 < seconds < math.inf:
         return lambda game, rng: ai.choose(game, think_time=seconds, guided=guided, seed=rng.getrandbits(64))
     raise ValueError(
         f"a player is one of {', '.join([*BASELINES, *ai.LEVELS])}, a positive number of iterations "
         f"or of seconds (2s), optionally after plain:, not {spec!r}"
     )
+
+
+def _seconds(text):
+    """``"2s"`` -> 2.0; NaN for anything else."""
+    try:
+        return float(text[:-1]) if text.endswith("s") else math.nan
+    except ValueError:
+        return math.nan
+
+
+VARIANTS = {"full": {"playout_rounds": 0}, "uniform": {"uniform_priors": True}}
+"""Guided-search variants for measuring one step at a time (``N:full``, ``N:uniform``)."""
+
+
+def _variant_player(iterations, **options):
+    """The guided search with ``iterations`` per decision on one tree and ``Search`` ``options``."""
+    def play(game, rng):
+        legal = game.legal_moves()
+        if len(legal) == 1:
+            return legal[0]
+        search = ai.Search(game, rng.getrandbits(64), ai.knowledge_of(game), **options)
+        search.run(iterations)
+        best = search.best_code([move.code for move in legal])
+        return next(move for move in legal if move.code == best)
+    return play
 
 
 def wilson_interval(successes, trials, z=1.96):

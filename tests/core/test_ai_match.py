@@ -36,3 +36,15 @@ def test_bad_options_are_refused_with_the_reason(argv, message, capsys):
         match.main(argv)
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("spec", ["12:full", "12:uniform", "plain:12", "0.05s", "plain:0.05s", "heuristic", "lookahead"])
+def test_every_kind_of_player_plays_a_legal_game(spec):
+    result = match.run_match("pavilion", spec, "random", games=1, seed=2)
+    assert result.games == 1 and len(result.margins) == 1
+
+
+@pytest.mark.parametrize("spec", ["12:deep", "plain:12:full", "plain:", "0", "2x", "plain:0s"])
+def test_malformed_players_are_refused(spec):
+    with pytest.raises(ValueError, match="a player is one of"):
+        match.player_from_spec(spec)
