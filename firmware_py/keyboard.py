@@ -2,8 +2,8 @@
 
 Each key taps a simulated button through its gpiozero mock pin, so the
 table goes through exactly the code path of the real buttons. Upper-case
-letters hold instead of tap (OK held agrees to an undo request, BACK held asks for
-an undo or refuses one, HOST held opens the menu).
+letters hold instead of tap (OK held agrees to an undo request, or with none waiting
+asks for a hint; BACK held asks for an undo or refuses one; HOST held opens the menu).
 """
 import os
 import select
@@ -22,7 +22,8 @@ KEYMAP = {
 
 HELP = (
     "keys: seat 1 q/w/e/r, seat 2 u/i/o/p, seat 3 z/x/c/v, seat 4 b/n/m/, = PREV/NEXT/OK/BACK; "
-    "h HOST; Shift holds (E/O/C/M agree to an undo, R/P/V/< ask for or refuse one, H menu); Ctrl-C quits"
+    "h HOST; Shift holds (E/O/C/M agree to an undo, else a hint; R/P/V/< ask for or refuse an undo; "
+    "H menu); Ctrl-C quits"
 )
 
 

@@ -605,7 +605,8 @@ class Session:
             self._request_undo(seat)
             return
         if press.kind == "hold" and press.button == "OK":
-            raise CommandRejected("no undo request waits for this seat (a short OK plays)")
+            self._request_hint(seat)  # no undo request waits for this seat: a hint, shown by its highlight
+            return
         if press.button == "BACK":
             if not self._can_step_back(seat):
                 raise CommandRejected("nothing to step back to")

@@ -6,7 +6,7 @@ from core_ext import ai, pavilion
 from firmware_py.players import Thinker
 import pytest
 
-from firmware_py.session import ChangeSettings, CommandRejected, RequestHint, Seat, Session, Setup
+from firmware_py.session import ChangeSettings, CommandRejected, Press, RequestHint, Seat, Session, Setup
 from firmware_py.table import Table
 
 import hardware
@@ -62,5 +62,36 @@ def test_hints_can_be_turned_off_for_a_competitive_game():
         with pytest.raises(CommandRejected, match="hints are turned off"):
             session.call(RequestHint(session.snapshot.current_player))
         assert session.snapshot.hint is None
+    finally:
+        session.stop()
+
+
+def test_holding_ok_at_the_rig_asks_for_a_hint_and_moves_the_highlight():
+    hw = hardware.simulate(clock=hardware.ManualClock())
+    session = Session(Setup(game="pavilion", seed=5), thinker=Thinker(QUICK))
+    with Table(hw, session):
+        snapshot = session.snapshot
+        seat = snapshot.current_player
+        assert snapshot.hint is None and snapshot.cursors[seat] == 0
+        hw.hold(seat, "OK")
+        snapshot = session.wait_for_change(snapshot.version, 10.0)
+        while snapshot.hint is None:
+            snapshot = session.wait_for_change(snapshot.version, 10.0)
+        assert snapshot.hint[0] == seat
+        assert snapshot.options[snapshot.cursors[seat]] == snapshot.hint[1]
+        assert not snapshot.history  # a hint plays nothing
+        suggested = snapshot.hint[1]
+        hw.tap(seat, "OK")
+        snapshot = session.wait_for_change(snapshot.version, 10.0)
+        assert snapshot.history[-1] == (seat, suggested)
+
+
+def test_holding_ok_is_refused_while_hints_are_off():
+    session = Session(Setup(game="duel", seed=2), thinker=Thinker(QUICK)).start()
+    try:
+        session.call(ChangeSettings(hints=False))
+        with pytest.raises(CommandRejected, match="hints are turned off"):
+            session.call(Press(session.snapshot.current_player, "OK", "hold"))
+        assert session.snapshot.hint is None and not session.snapshot.history
     finally:
         session.stop()
