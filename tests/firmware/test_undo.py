@@ -105,8 +105,7 @@ def test_only_a_long_press_answers_at_the_rig():
     with pytest.raises(CommandRejected, match="decision, not Player 2"):
         session.apply(Press(1, "OK"))  # a short OK never answers
     assert session.snapshot.undo_request is not None
-    with pytest.raises(CommandRejected, match="decision, not Player 3"):
-        session.apply(Press(2, "OK", "hold"))  # seat 2 is not asked: its long OK asks for a hint, refused off turn
+    session.apply(Press(2, "OK", "hold"))  # seat 2 is not asked: its long OK asks for a hint instead
     assert session.snapshot.undo_request is not None
     session.apply(Press(1, "BACK", "hold"))  # a long BACK refuses
     assert session.snapshot.undo_request is None and session.snapshot.history == history
