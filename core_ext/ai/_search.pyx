@@ -129,6 +129,8 @@ cdef class Search:
         """
         cdef long done = 0
         cdef double started = time.perf_counter(), now, remaining
+        if cancel is not None and cancel.is_set():
+            return 0
         while done < max_iterations:
             if self.knowledge is None:
                 self._iterate_plain()
