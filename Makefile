@@ -1,16 +1,25 @@
-# The two commands of the README, plus the benchmarks. Each target creates or
-# updates .venv itself, then (re)builds the Cython core in place.
-PYTHON ?= python3.11
+# The two commands of the README, plus the benchmarks and the Pi service.
+# Each target creates or updates .venv itself (tools/make_venv.py: on a Pi
+# with the system's lgpio/gpiozero visible and the LED library of the board),
+# then (re)builds the Cython core in place.
+#
+# PYTHON: the interpreter for the venv; default the newest Python 3.11-3.13
+#         on PATH (tools/find-python says what to install when there is none).
+# RIG:    a rig file of your own (default: hardware/reference_rig.toml).
+# DEVICE_TREE: where the board is read from (default: /proc/device-tree).
+PYTHON ?= $(shell tools/find-python)
+RIG ?=
+DEVICE_TREE ?=
 VENV := .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
+VENV_OPTIONS := $(strip $(if $(RIG),--rig '$(RIG)') $(if $(DEVICE_TREE),--device-tree '$(DEVICE_TREE)'))
 
 .PHONY: run test bench build translations clean
 
-$(INSTALLED): pyproject.toml setup.py
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip "setuptools>=77"
-	$(PY) -m pip install --quiet -e '.[dev]'
+$(INSTALLED): pyproject.toml setup.py tools/make_venv.py
+	@test -n "$(PYTHON)" || exit 1
+	$(PYTHON) tools/make_venv.py $(VENV_OPTIONS) $(VENV)
 	touch $(INSTALLED)
 
 CATALOGUES := web_remote/translations
@@ -29,7 +38,7 @@ translations: $(INSTALLED)
 	$(BABEL) update --no-wrap --ignore-obsolete -i $(CATALOGUES)/messages.pot -d $(CATALOGUES)
 
 run: build
-	$(VENV)/bin/azul-table $(ARGS)
+	$(VENV)/bin/azul-table $(if $(RIG),--rig '$(RIG)') $(ARGS)
 
 # pytest exits 5 when it collects nothing; that must never pass for a green run.
 test: build

@@ -16,13 +16,13 @@ import types
 from pathlib import Path
 from typing import Mapping, Optional
 
+from hardware.board import BACKEND_LIBRARIES, DEVICE_TREE, PIO_DEVICE, Machine, auto_backend
 from hardware.frame import Frame
 from hardware.rig import BACKENDS, Rig, RigError
 
 BACKEND_VARIABLE = "AZUL_LED_BACKEND"
 """Environment variable that overrides the rig file's ``leds.backend``."""
 HARDWARE_BACKENDS = ("rpi_ws281x", "pi5", "blinka")
-MODEL_FILE = Path("/proc/device-tree/model")
 
 WS281X_PWM_PINS = ({12, 18}, {13, 19})
 """rpi_ws281x: the pins of PWM channel 0 and PWM channel 1."""
@@ -36,12 +36,9 @@ class BackendUnavailable(RuntimeError):
     """The chosen LED backend cannot run on this machine; the message says why and what to do."""
 
 
-def board_model(path: Path = MODEL_FILE) -> Optional[str]:
-    """The Raspberry Pi model string from the device tree, or None on a machine without one."""
-    try:
-        return path.read_bytes().rstrip(b"\0").decode("ascii", "replace").strip() or None
-    except OSError:
-        return None
+def board_model() -> Optional[str]:
+    """This machine's Raspberry Pi model string from the device tree, or None on a machine without one."""
+    return Machine().model()
 
 
 def resolve_backend(rig: Rig, environ: Mapping[str, str] = os.environ, model: Optional[str] = ...) -> str:
@@ -55,10 +52,7 @@ def resolve_backend(rig: Rig, environ: Mapping[str, str] = os.environ, model: Op
         raise ValueError(f"{BACKEND_VARIABLE}={name!r} is not an LED backend; use one of {', '.join(BACKENDS)}")
     if name != "auto":
         return name
-    model = board_model() if model is ... else model
-    if model is None or not model.startswith("Raspberry Pi"):
-        return "simulator"
-    return "pi5" if model.startswith("Raspberry Pi 5") else "rpi_ws281x"
+    return auto_backend(board_model() if model is ... else model)
 
 
 def open_led_sink(rig: Rig, backend: str, model: Optional[str] = ...):
@@ -75,12 +69,39 @@ def open_led_sink(rig: Rig, backend: str, model: Optional[str] = ...):
 
 
 def _require_pi(backend: str, model: Optional[str], wanted: str, refused: Optional[str] = None) -> None:
-    machine = model or f"a machine without a Raspberry Pi device tree ({sys.platform}, no {MODEL_FILE})"
+    machine = model or f"a machine without a Raspberry Pi device tree ({sys.platform}, no {DEVICE_TREE / 'model'})"
     if model is None or not model.startswith(wanted) or (refused and model.startswith(refused)):
         raise BackendUnavailable(
             f"LED backend {backend!r} needs a {wanted}{' other than a ' + refused if refused else ''}; "
             f"this is {machine}. Set {BACKEND_VARIABLE}=simulator (or auto) to run without LED hardware."
         )
+
+
+def data_pin_problem(rig: Rig, backend: str) -> Optional[str]:
+    """Why ``backend`` cannot drive the rig's LED data pins and chains, or None when it can."""
+    pins, counts = rig.led_pins, rig.channel_led_counts()
+    if backend == "rpi_ws281x":
+        if len(pins) == 1 and pins[0] in WS281X_SINGLE_PINS:
+            return None
+        if len(pins) <= 2 and all(pin in WS281X_PWM_PINS[index] for index, pin in enumerate(pins)):
+            return None
+        return (
+            f"rpi_ws281x cannot drive LED data pins {list(pins)}: use PWM (channel 0 on GPIO18 or 12, "
+            "channel 1 on GPIO13 or 19), or a single chain on GPIO10 (SPI) or GPIO21 (PCM)"
+        )
+    if backend == "pi5":
+        for pin, count in zip(pins, counts):
+            if 3 * count > PI5_MAX_BYTES:
+                return f"the chain on GPIO{pin} has {count} LEDs; the Pi 5 driver sends at most {PI5_MAX_BYTES // 3}"
+    if backend == "blinka" and len(pins) != 1:
+        return f"the blinka backend drives one LED chain; this rig has {len(pins)} (pins {list(pins)})"
+    return None
+
+
+def _check_data_pins(rig: Rig, backend: str) -> None:
+    problem = data_pin_problem(rig, backend)
+    if problem:
+        raise RigError(problem)
 
 
 def _import(backend: str, module: str, package: str) -> types.ModuleType:
@@ -117,8 +138,8 @@ class Ws281xSink:
 
     def __init__(self, rig: Rig, model: Optional[str]):
         _require_pi("rpi_ws281x", model, "Raspberry Pi", refused="Raspberry Pi 5")
-        self._check_pins(rig)
-        ws = _import("rpi_ws281x", "_rpi_ws281x", "rpi-ws281x>=5.0")
+        _check_data_pins(rig, "rpi_ws281x")
+        ws = _import("rpi_ws281x", *BACKEND_LIBRARIES["rpi_ws281x"][0])
         self._ws = ws
         self._leds = ws.new_ws2811_t()
         self._channels = []
@@ -140,18 +161,6 @@ class Ws281xSink:
             self._leds = None
             hint = " (PWM and PCM need root; SPI on GPIO10 needs the gpio group)" if result == -5 else ""
             raise BackendUnavailable(f"rpi_ws281x could not start: {ws.ws2811_get_return_t_str(result)} (code {result}){hint}")
-
-    @staticmethod
-    def _check_pins(rig: Rig) -> None:
-        pins = rig.led_pins
-        if len(pins) == 1 and pins[0] in WS281X_SINGLE_PINS:
-            return
-        if len(pins) <= 2 and all(pin in WS281X_PWM_PINS[index] for index, pin in enumerate(pins)):
-            return
-        raise RigError(
-            f"rpi_ws281x cannot drive LED data pins {list(pins)}: use PWM (channel 0 on GPIO18 or 12, "
-            "channel 1 on GPIO13 or 19), or a single chain on GPIO10 (SPI) or GPIO21 (PCM)"
-        )
 
     def write(self, frame: Frame) -> None:
         ws = self._ws
@@ -178,16 +187,14 @@ class Pi5PioSink:
     Needs ``/dev/pio0`` readable by the service user (see docs/rig.md).
     """
 
-    DEVICE = Path("/dev/pio0")
+    DEVICE = Path(PIO_DEVICE)
 
     def __init__(self, rig: Rig, model: Optional[str]):
         _require_pi("pi5", model, "Raspberry Pi 5")
-        for pin, count in zip(rig.led_pins, rig.channel_led_counts()):
-            if 3 * count > PI5_MAX_BYTES:
-                raise RigError(f"the chain on GPIO{pin} has {count} LEDs; the Pi 5 driver sends at most {PI5_MAX_BYTES // 3}")
+        _check_data_pins(rig, "pi5")
         if not self.DEVICE.exists():
             raise BackendUnavailable(f"LED backend 'pi5' needs {self.DEVICE}; update the Pi's firmware and kernel")
-        self._driver = _import("pi5", "adafruit_raspberry_pi5_neopixel_write", "adafruit-blinka-raspberry-pi5-neopixel")
+        self._driver = _import("pi5", *BACKEND_LIBRARIES["pi5"][0])
         self._pins = [types.SimpleNamespace(id=pin) for pin in rig.led_pins]
         self._counts = rig.channel_led_counts()
         self._open = True
@@ -213,9 +220,8 @@ class BlinkaSink:
 
     def __init__(self, rig: Rig, model: Optional[str]):
         _require_pi("blinka", model, "Raspberry Pi")
-        if len(rig.led_pins) != 1:
-            raise RigError(f"the blinka backend drives one LED chain; this rig has {len(rig.led_pins)} (pins {list(rig.led_pins)})")
-        board = _import("blinka", "board", "adafruit-blinka")
+        _check_data_pins(rig, "blinka")
+        board = _import("blinka", *BACKEND_LIBRARIES["blinka"][0])
         try:
             neopixel = importlib.import_module("neopixel")
         except ImportError as error:

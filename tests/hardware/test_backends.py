@@ -10,7 +10,8 @@ import types
 import pytest
 
 from hardware import BACKEND_VARIABLE, BackendUnavailable, FrameBuffer, Layout, RigError, open_hardware, parse_rig, resolve_backend
-from hardware.backends import BlinkaSink, Pi5PioSink, Ws281xSink, board_model, open_led_sink
+from hardware.backends import BlinkaSink, Pi5PioSink, Ws281xSink, open_led_sink
+from hardware.board import Machine
 from hardware.rig import REFERENCE_RIG
 
 PI4 = "Raspberry Pi 4 Model B Rev 1.4"
@@ -52,10 +53,12 @@ def test_unknown_backend_in_the_environment(rig):
         resolve_backend(rig, {BACKEND_VARIABLE: "ws2812"})
 
 
-def test_this_machine_has_no_pi_model_file(tmp_path):
-    assert board_model(tmp_path / "model") is None
+def test_the_model_comes_from_the_device_tree(tmp_path):
+    machine = Machine(device_tree=tmp_path)
+    assert machine.model() is None and not machine.is_pi()
     (tmp_path / "model").write_bytes(PI5.encode() + b"\0")
-    assert board_model(tmp_path / "model") == PI5
+    assert machine.model() == PI5 and machine.is_pi()
+    assert Machine(root=tmp_path).model() is None
 
 
 @pytest.mark.parametrize("backend", ["rpi_ws281x", "pi5", "blinka"])

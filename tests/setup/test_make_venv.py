@@ -1,0 +1,89 @@
+"""tools/make_venv.py: on a PC a plain venv with the dev extra; on a Pi the system's packages visible, the
+board's LED library, and the exact command for anything pip cannot fix. Run with --dry-run (prints, runs nothing)."""
+import importlib.util
+import os
+import subprocess
+import sys
+import venv
+
+import pytest
+
+from tests.setup.conftest import PI4, PI5, PROJECT
+
+MAKE_VENV = PROJECT / "tools" / "make_venv.py"
+
+
+def plan(tmp_path, *options, model=None, device_tree=None, environ=None):
+    """The stderr of a dry run for a venv in tmp_path, and its exit code."""
+    env = {key: value for key, value in os.environ.items() if key != "AZUL_LED_BACKEND"} | (environ or {})
+    tree = ["--device-tree", str(device_tree)] if device_tree else []
+    result = subprocess.run([sys.executable, str(MAKE_VENV), str(tmp_path / "venv"), "--dry-run", *tree, *options],
+                            capture_output=True, text=True, env=env)
+    return result.returncode, result.stderr
+
+
+@pytest.fixture
+def tool(monkeypatch):
+    """tools/make_venv.py imported as a module, for the checks a dry run cannot stage."""
+    spec = importlib.util.spec_from_file_location("make_venv", MAKE_VENV)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_pc_gets_a_plain_venv_and_the_dev_extra(tmp_path, device_tree):
+    code, out = plan(tmp_path, device_tree=device_tree(None))
+    assert code == 0
+    assert "not a Raspberry Pi, LED backend simulator" in out and "extras dev\n" in out
+    assert f"-m venv --clear {tmp_path / 'venv'}" in out
+    assert f"-e '{PROJECT}[dev]'" in out
+
+
+@pytest.mark.parametrize("model, extra", [(PI5, "pi5"), (PI4, "ws281x"), ("Raspberry Pi 3 Model B Plus Rev 1.3", "ws281x")])
+def test_a_pi_sees_the_system_packages_and_gets_its_led_library(tmp_path, device_tree, model, extra):
+    code, out = plan(tmp_path, device_tree=device_tree(model))
+    assert code == 0, out
+    assert f"-m venv --clear --system-site-packages {tmp_path / 'venv'}" in out
+    assert f"{PROJECT}[dev,{extra},gpio]" in out  # no lgpio here: Python 3.11/3.12 get PyPI's wheel
+
+
+def test_the_rig_file_and_the_environment_choose_the_backend(tmp_path, device_tree):
+    code, out = plan(tmp_path, device_tree=device_tree(PI4), environ={"AZUL_LED_BACKEND": "blinka"})
+    assert f"{PROJECT}[dev,blinka,gpio]" in out
+    rig = tmp_path / "rig.toml"
+    rig.write_text((PROJECT / "hardware" / "reference_rig.toml").read_text().replace('backend = "auto"', 'backend = "simulator"'))
+    code, out = plan(tmp_path, "--rig", str(rig), device_tree=device_tree(PI5))
+    assert "LED backend simulator" in out and f"{PROJECT}[dev,gpio]" in out and "--system-site-packages" in out
+    code, out = plan(tmp_path, device_tree=device_tree(PI5), environ={"AZUL_LED_BACKEND": "ws2812"})
+    assert code == 1 and "AZUL_LED_BACKEND='ws2812' is not an LED backend" in out
+
+
+def test_a_fitting_venv_is_kept_and_a_stale_one_made_again(tmp_path, device_tree):
+    venv.create(tmp_path / "venv", with_pip=False)
+    code, out = plan(tmp_path, device_tree=device_tree(None))
+    assert "-m venv" not in out and "pip install" in out
+    code, out = plan(tmp_path, device_tree=device_tree(PI5))  # the Pi needs the system's packages visible
+    assert "-m venv --clear --system-site-packages" in out
+
+
+def test_missing_build_tools_are_named_with_their_command(tool, monkeypatch, tmp_path):
+    monkeypatch.setattr(tool.shutil, "which", lambda name: None)
+    monkeypatch.setattr(tool.sysconfig, "get_paths", lambda: {"include": str(tmp_path)})
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(tool.importlib.util, "find_spec", lambda name: None if name == "ensurepip" else real_find_spec(name))
+    version = "python%d.%d" % sys.version_info[:2]
+    assert tool.missing_for_build() == [
+        f"{version} cannot make a venv (no ensurepip): sudo apt install {version}-venv",
+        "no C compiler (the rules core is compiled): sudo apt install build-essential",
+        f"no headers for {version} (Python.h): sudo apt install {version}-dev",
+    ]
+
+
+def test_python_3_13_on_a_pi_needs_debian_lgpio(tool, monkeypatch, device_tree, capsys):
+    monkeypatch.setattr(tool, "VERSION", (3, 13))
+    monkeypatch.setattr(tool.sys, "prefix", "/usr")
+    monkeypatch.setattr(tool, "missing_for_build", lambda: [])
+    assert tool.main([str(device_tree(PI5).parent / "venv"), "--dry-run", "--device-tree", str(device_tree(PI5))]) == 1
+    err = capsys.readouterr().err
+    assert "the buttons need lgpio, which PyPI has no wheel of for Python 3.13: sudo apt install python3-lgpio" in err
+    assert "pip install" not in err

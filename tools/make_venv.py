@@ -1,0 +1,124 @@
+"""Creates or updates the project's venv for ``make``, fitted to the machine.
+
+The Makefile runs this with the Python it chose (``tools/find-python``), so
+it uses the standard library only. Before pip runs it checks what building
+needs (a C compiler, the Python headers, the venv module) and, on a
+Raspberry Pi, what the rig needs that pip cannot install (Debian's lgpio);
+anything missing stops it with the exact command to run. On a Pi the venv
+sees the system's packages (lgpio, gpiozero) and gets the pip extra of the
+LED backend the board and the rig file call for. It never runs sudo.
+
+    python3 tools/make_venv.py .venv [--rig FILE] [--device-tree DIR] [--dry-run]
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(PROJECT))  # the project is not installed yet: read its hardware facts from the tree
+
+from hardware.backends import resolve_backend  # noqa: E402
+from hardware.board import BACKEND_EXTRAS, BUTTON_LIBRARY, LGPIO_WHEEL_PYTHONS, Machine  # noqa: E402
+from hardware.rig import load_rig  # noqa: E402
+
+VERSION = sys.version_info[:2]
+PYTHON_NAME = "python%d.%d" % VERSION
+
+
+def missing_for_build() -> list[str]:
+    """What this Python lacks to make a venv and compile the rules core, each with its command."""
+    problems = []
+    if importlib.util.find_spec("ensurepip") is None:
+        problems.append(f"{PYTHON_NAME} cannot make a venv (no ensurepip): sudo apt install {PYTHON_NAME}-venv")
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None and shutil.which("cc") is None:
+        problems.append("no C compiler (the rules core is compiled): sudo apt install build-essential")
+    if not Path(sysconfig.get_paths()["include"], "Python.h").exists():
+        problems.append(f"no headers for {PYTHON_NAME} (Python.h): sudo apt install {PYTHON_NAME}-dev")
+    return problems
+
+
+def lgpio_plan(machine: Machine) -> tuple[list[str], list[str]]:
+    """On a Pi: (extras, problems) for the buttons' lgpio: the system's, PyPI's wheel, or a command to run."""
+    if not machine.is_pi() or importlib.util.find_spec(BUTTON_LIBRARY[0]) is not None:
+        return [], []
+    if VERSION in LGPIO_WHEEL_PYTHONS:
+        return ["gpio"], []
+    system_python = sys.prefix == "/usr"
+    fix = f"sudo apt install {BUTTON_LIBRARY[1]}" if system_python else (
+        f"use the system's Python (make run PYTHON=/usr/bin/python3) after: sudo apt install {BUTTON_LIBRARY[1]}")
+    return [], [f"the buttons need lgpio, which PyPI has no wheel of for Python {VERSION[0]}.{VERSION[1]}: {fix}"]
+
+
+def venv_python(venv_dir: Path) -> Path:
+    return venv_dir / "bin" / "python"
+
+
+def venv_fits(venv_dir: Path, system_site: bool) -> bool:
+    """The venv runs this Python's version and sees the system's packages exactly when it should."""
+    try:
+        config = dict(
+            line.split("=", 1) for line in (venv_dir / "pyvenv.cfg").read_text().splitlines() if "=" in line
+        )
+        config = {key.strip(): value.strip() for key, value in config.items()}
+    except OSError:
+        return False
+    version = config.get("version_info", config.get("version", ""))
+    sees_system = config.get("include-system-site-packages", "false").lower() == "true"
+    return version.startswith("%d.%d." % VERSION) and sees_system == system_site and venv_python(venv_dir).exists()
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="tools/make_venv.py", description=__doc__.splitlines()[0])
+    parser.add_argument("venv", type=Path)
+    parser.add_argument("--rig", help="rig file whose LED backend decides the Pi extra (default: the reference rig)")
+    parser.add_argument("--device-tree", type=Path, help="device tree directory (default: /proc/device-tree)")
+    parser.add_argument("--dry-run", action="store_true", help="print the plan and the commands, run nothing")
+    args = parser.parse_args(argv)
+
+    machine = Machine(device_tree=args.device_tree)
+    model = machine.model()
+    try:
+        backend = resolve_backend(load_rig(args.rig), os.environ, model=model)
+    except ValueError as error:
+        print(f"azul-table setup: {error}", file=sys.stderr)
+        return 1
+    gpio_extras, problems = lgpio_plan(machine)
+    problems = missing_for_build() + problems
+    if problems:
+        print("azul-table setup: this machine needs first:", file=sys.stderr)
+        for problem in problems:
+            print(f"  - {problem}", file=sys.stderr)
+        return 1
+
+    extras = ["dev", *([BACKEND_EXTRAS[backend]] if backend in BACKEND_EXTRAS else []), *gpio_extras]
+    on_pi = machine.is_pi()
+    print(f"azul-table setup: {model or 'not a Raspberry Pi'}, LED backend {backend}, Python {sys.version.split()[0]}, "
+          f"extras {','.join(extras)}", file=sys.stderr)
+    commands = []
+    if not venv_fits(args.venv, on_pi):
+        options = ["--clear"] + (["--system-site-packages"] if on_pi else [])
+        commands.append([sys.executable, "-m", "venv", *options, str(args.venv)])
+    python = str(venv_python(args.venv))
+    commands.append([python, "-m", "pip", "install", "--quiet", "--upgrade", "pip", "setuptools>=77"])
+    commands.append([python, "-m", "pip", "install", "--quiet", "-e", f"{PROJECT}[{','.join(extras)}]"])
+    for command in commands:
+        print("  " + shlex.join(command), file=sys.stderr)
+        if not args.dry_run:
+            subprocess.run(command, check=True)
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except subprocess.CalledProcessError as error:
+        sys.exit(f"azul-table setup: {shlex.join(error.cmd)} failed (exit {error.returncode})")
