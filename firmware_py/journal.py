@@ -19,6 +19,7 @@ import datetime
 import json
 import logging
 import os
+import pwd
 import sqlite3
 import threading
 from pathlib import Path
@@ -28,6 +29,7 @@ from firmware_py import games
 from firmware_py.credentials import Credentials
 from firmware_py.records import Record, RecordError, replay
 from firmware_py.session import CommandRejected, Seat, Setup
+from hardware.doctor import Finding
 
 log = logging.getLogger(__name__)
 
@@ -117,6 +119,20 @@ def data_dir(explicit=None) -> Path:
         return Path(os.environ[DATA_VARIABLE])
     base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
     return Path(base) / "azul-table"
+
+
+def check_data_dir(path: Path) -> Finding:
+    """Whether the journal can live in ``path`` (the doctor's line): a writable directory, or one that can be made."""
+    existing = path
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if existing == path and not path.is_dir():
+        return Finding("data directory", False, f"{path} is not a directory: choose another with --data or ${DATA_VARIABLE}")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        user = pwd.getpwuid(os.geteuid()).pw_name
+        return Finding("data directory", False, (
+            f"{existing} is not writable by {user}: sudo chown -R {user} {existing}, or choose another with --data"))
+    return Finding("data directory", True, f"{path} ({'exists' if existing == path else 'will be created'}), writable")
 
 
 def utc_now() -> str:

@@ -12,7 +12,7 @@ import threading
 import hardware
 from firmware_py import games
 from firmware_py.console import Console
-from firmware_py.journal import DATA_VARIABLE, Journal, data_dir
+from firmware_py.journal import DATA_VARIABLE, Journal, check_data_dir, data_dir
 from firmware_py.keyboard import HELP, KeyboardButtons
 from firmware_py.session import AI_LEVELS, HOST_CODE_S, Seat, Session, Setup
 from firmware_py.table import Table
@@ -42,6 +42,9 @@ def parse_flag(text: str) -> tuple:
 def build_parser(addons=()) -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(prog="azul-table", description=__doc__, epilog=HELP)
+    parser.add_argument("command", nargs="?", choices=("play", "doctor"), default="play",
+                        help="play (the default), or doctor: check this machine against the rig file, one line "
+                             "each, with what to change")
     parser.add_argument("--rig", help="rig file (TOML); default: the shipped reference rig")
     parser.add_argument("--game", choices=sorted(games.GAMES), default="duel")
     parser.add_argument("--seats", type=parse_seats, default=None,
@@ -102,6 +105,43 @@ def serve_console(session: Session, stopping: threading.Event):
     threading.Thread(target=run, name="console", daemon=True).start()
 
 
+def check_machine(args, rig, addons=()) -> list:
+    """The doctor's findings: the hardware against the rig, the data directory, and each add-on's own checks."""
+    findings = hardware.check_hardware(rig)
+    findings.append(check_data_dir(data_dir(args.data)))
+    for addon in addons:
+        if hasattr(addon, "check"):
+            findings += addon.check(args)
+    return findings
+
+
+def doctor(args, addons=()) -> int:
+    """``azul-table doctor``: print every finding; exit 1 if any needs fixing."""
+    try:
+        rig = hardware.load_rig(args.rig)
+    except ValueError as error:
+        print(f"FIX rig file: {error}")
+        return 1
+    print(f"ok  rig file: {rig.source}")
+    findings = check_machine(args, rig, addons)
+    for finding in findings:
+        print(finding)
+    return 0 if all(finding.ok for finding in findings) else 1
+
+
+def ready_for_hardware(args, addons=()) -> bool:
+    """On real hardware, run the doctor's checks first and stop with its words if any fails."""
+    rig = hardware.load_rig(args.rig)
+    if hardware.resolve_backend(rig) not in hardware.HARDWARE_BACKENDS:
+        return True
+    problems = [finding for finding in check_machine(args, rig, addons) if not finding.ok]
+    for finding in problems:
+        print(f"azul-table: {finding}", file=sys.stderr)
+    if problems:
+        print("azul-table: the rig is not ready; fix the lines above (azul-table doctor checks again)", file=sys.stderr)
+    return not problems
+
+
 def main(argv=None, addons=()) -> int:
     """Run the table until Ctrl-C, SIGTERM, SIGHUP or the console's end of input.
 
@@ -109,6 +149,14 @@ def main(argv=None, addons=()) -> int:
     and ``start(args, table)``, which returns something to ``close()`` at the end, or None.
     """
     args = build_parser(addons).parse_args(argv)
+    if args.command == "doctor":
+        return doctor(args, addons)
+    try:
+        if not ready_for_hardware(args, addons):
+            return 2
+    except ValueError as error:
+        print(f"azul-table: {error}", file=sys.stderr)
+        return 2
     seats = args.seats or tuple(Seat() for _ in range(games.spec(args.game).min_players))
     try:
         setup = Setup(game=args.game, seats=seats, seed=args.seed, flags=tuple(args.flags))

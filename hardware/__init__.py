@@ -9,7 +9,8 @@ The table runtime needs only this package's top level::
 
 See docs/rig.md for the rig file, the backends and the wiring.
 """
-from hardware.backends import BACKEND_VARIABLE, BackendUnavailable, resolve_backend
+from hardware.backends import BACKEND_VARIABLE, HARDWARE_BACKENDS, BackendUnavailable, resolve_backend
+from hardware.doctor import Finding, check_hardware
 from hardware.buttons import HOLD, PRESS, ButtonEvent, ButtonInput, ManualClock, SystemClock
 from hardware.frame import Frame, FrameBuffer, PixelSink
 from hardware.layout import Layout
@@ -20,6 +21,7 @@ from hardware.table import Hardware, SimulatedHardware, open_hardware, simulate
 __all__ = [
     "BACKEND_VARIABLE",
     "BUTTON_NAMES",
+    "HARDWARE_BACKENDS",
     "HOLD",
     "HOST",
     "PRESS",
@@ -28,6 +30,7 @@ __all__ = [
     "ButtonEvent",
     "ButtonInput",
     "Frame",
+    "Finding",
     "FrameBuffer",
     "FrameStream",
     "Hardware",
@@ -43,6 +46,7 @@ __all__ = [
     "SinkGroup",
     "SystemClock",
     "TerminalSink",
+    "check_hardware",
     "load_rig",
     "open_hardware",
     "parse_rig",

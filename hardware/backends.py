@@ -68,7 +68,13 @@ def open_led_sink(rig: Rig, backend: str, model: Optional[str] = ...):
     return sinks[backend](rig, model)
 
 
-def _require_pi(backend: str, model: Optional[str], wanted: str, refused: Optional[str] = None) -> None:
+BOARDS = {"rpi_ws281x": ("Raspberry Pi", "Raspberry Pi 5"), "pi5": ("Raspberry Pi 5", None), "blinka": ("Raspberry Pi", None)}
+"""Per hardware backend: the model names it needs, and one it refuses."""
+
+
+def require_board(backend: str, model: Optional[str]) -> None:
+    """Raise :class:`BackendUnavailable` unless the board ``model`` can run ``backend``."""
+    wanted, refused = BOARDS[backend]
     machine = model or f"a machine without a Raspberry Pi device tree ({sys.platform}, no {DEVICE_TREE / 'model'})"
     if model is None or not model.startswith(wanted) or (refused and model.startswith(refused)):
         raise BackendUnavailable(
@@ -137,7 +143,7 @@ class Ws281xSink:
     FREQUENCY_HZ = 800_000
 
     def __init__(self, rig: Rig, model: Optional[str]):
-        _require_pi("rpi_ws281x", model, "Raspberry Pi", refused="Raspberry Pi 5")
+        require_board("rpi_ws281x", model)
         _check_data_pins(rig, "rpi_ws281x")
         ws = _import("rpi_ws281x", *BACKEND_LIBRARIES["rpi_ws281x"][0])
         self._ws = ws
@@ -190,7 +196,7 @@ class Pi5PioSink:
     DEVICE = Path(PIO_DEVICE)
 
     def __init__(self, rig: Rig, model: Optional[str]):
-        _require_pi("pi5", model, "Raspberry Pi 5")
+        require_board("pi5", model)
         _check_data_pins(rig, "pi5")
         if not self.DEVICE.exists():
             raise BackendUnavailable(f"LED backend 'pi5' needs {self.DEVICE}; update the Pi's firmware and kernel")
@@ -219,7 +225,7 @@ class BlinkaSink:
     """
 
     def __init__(self, rig: Rig, model: Optional[str]):
-        _require_pi("blinka", model, "Raspberry Pi")
+        require_board("blinka", model)
         _check_data_pins(rig, "blinka")
         board = _import("blinka", *BACKEND_LIBRARIES["blinka"][0])
         try:

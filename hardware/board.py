@@ -24,7 +24,7 @@ DEVICE_TREE = Path("/proc/device-tree")
 BACKEND_LIBRARIES = {
     "rpi_ws281x": (("_rpi_ws281x", "rpi-ws281x"),),
     "pi5": (("adafruit_raspberry_pi5_neopixel_write", "adafruit-blinka-raspberry-pi5-neopixel"),),
-    "blinka": (("board", "adafruit-blinka"), ("neopixel", "adafruit-circuitpython-neopixel")),
+    "blinka": (("board", "adafruit-blinka"), ("neopixel", "adafruit-circuitpython-neopixel"), ("gpiod", "gpiod")),
 }
 """Per hardware backend: (module it imports, package that provides it)."""
 BACKEND_EXTRAS = {"rpi_ws281x": "ws281x", "pi5": "pi5", "blinka": "blinka"}
@@ -65,6 +65,10 @@ class Machine:
     root: Path = Path("/")
     device_tree: Optional[Path] = None
     """The device tree directory; default ``root``/proc/device-tree."""
+    user: Optional[str] = None
+    """The user the checks are for; default this process's."""
+    groups: Optional[frozenset[str]] = None
+    """That user's groups; default this process's own (a new group counts only after logging in again)."""
 
     def path(self, system_path: str) -> Path:
         return self.root / system_path.lstrip("/")
@@ -93,15 +97,18 @@ class Machine:
         """Readable and writable by this process."""
         return os.access(self.path(system_path), os.R_OK | os.W_OK)
 
-    def user_groups(self, user: Optional[str] = None) -> tuple[str, set[str]]:
-        """A user's name (default: this process's) and the groups it belongs to, from the group file."""
-        name = user or pwd.getpwuid(os.getuid()).pw_name
-        groups = {group.gr_name for group in grp.getgrall() if name in group.gr_mem}
-        try:
-            groups.add(grp.getgrgid(pwd.getpwnam(name).pw_gid).gr_name)
-        except KeyError:
-            pass
-        return name, groups
+    def user_and_groups(self) -> tuple[str, frozenset[str]]:
+        """The user the checks are for and the groups it has (see the fields)."""
+        user = self.user or pwd.getpwuid(os.geteuid()).pw_name
+        if self.groups is not None:
+            return user, self.groups
+        names = set()
+        for gid in {os.getegid(), *os.getgroups()}:
+            try:
+                names.add(grp.getgrgid(gid).gr_name)
+            except KeyError:
+                pass
+        return user, frozenset(names)
 
     def gpio_users(self) -> Optional[dict[int, str]]:
         """The header's GPIO lines in use, as ``{pin: user}``; None when no header GPIO chip is readable."""

@@ -1,5 +1,7 @@
 """``azul-table``: the table program with the phone remote served beside it, in one process."""
 import argparse
+import errno
+import socket
 import sys
 
 import hardware
@@ -28,6 +30,27 @@ class PhoneRemote:
         parser.add_argument("--no-web", action="store_true", help="do not start the phone remote")
         parser.add_argument("--language", default="en", choices=tuple(LANGUAGES),
                             help="the table's language on phones that ask for none of ours")
+
+    def check(self, args):
+        """The doctor's line for the web port: free to listen on, for this user."""
+        if args.no_web:
+            return [hardware.Finding("web port", True, "phone remote off (--no-web)")]
+        if args.port == 0:
+            return [hardware.Finding("web port", True, "any free port (--port 0)")]
+        try:
+            with socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET) as probe:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                probe.bind((args.host, args.port))
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                fix = "another program listens there (is azul-table already running?): stop it or choose --port"
+            elif error.errno == errno.EACCES:
+                fix = ("ports below 1024 need root or the CAP_NET_BIND_SERVICE capability (sudo make install "
+                       "gives the service it), or choose --port 8080")
+            else:
+                fix = error.strerror or str(error)
+            return [hardware.Finding("web port", False, f"{args.host}:{args.port}: {fix}")]
+        return [hardware.Finding("web port", True, f"{args.host}:{args.port} free")]
 
     def start(self, args, table):
         """The remote for ``table``, with its address and QR code on the terminal and the join code on
