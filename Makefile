@@ -15,7 +15,7 @@ PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 VENV_OPTIONS := $(strip $(if $(RIG),--rig '$(RIG)') $(if $(DEVICE_TREE),--device-tree '$(DEVICE_TREE)'))
 
-.PHONY: run test bench build translations clean
+.PHONY: run test bench build translations clean install uninstall
 
 $(INSTALLED): pyproject.toml setup.py tools/make_venv.py
 	@test -n "$(PYTHON)" || exit 1
@@ -47,6 +47,15 @@ test: build
 
 bench: build
 	$(PY) -m benchmarks
+
+# sudo make install / sudo make uninstall: the table as a service that starts
+# with the Pi (tools/service.sh; docs/rig.md, "Running as a service").
+install:
+	@test -n "$(PYTHON)" || exit 1
+	PYTHON='$(PYTHON)' RIG='$(RIG)' DEVICE_TREE='$(DEVICE_TREE)' tools/service.sh install
+
+uninstall:
+	tools/service.sh uninstall
 
 clean:
 	rm -rf build $(VENV) $(CATALOGUES)/*/LC_MESSAGES/*.mo core_ext/*.c core_ext/*.so core_ext/**/*.c core_ext/**/*.so

@@ -4,6 +4,8 @@
 - ``walk``: light the LEDs one after another in wire order, to check chain order and wiring.
 - ``buttons``: print every button event until Ctrl-C.
 - ``docs DIR``: write the wiring diagram and the orientation snapshot into DIR and print the pin table.
+- ``backend``: print the LED backend this board and rig file get, and ``root`` or ``user``: who may drive it
+  (``make install`` runs the service as root only when it must).
 
 The LED backend is chosen as for the table (rig file, then AZUL_LED_BACKEND);
 in the simulator the frames are drawn in this terminal.
@@ -13,19 +15,27 @@ import sys
 import time
 from pathlib import Path
 
-from hardware import FrameBuffer, Layout, MemorySink, load_rig, open_hardware, render_png
+from hardware import FrameBuffer, Layout, MemorySink, load_rig, open_hardware, render_png, resolve_backend
+from hardware.backends import needs_root
+from hardware.board import Machine
 from hardware.patterns import orientation, wire_walk
 from hardware.wiring import pin_table, wiring_png
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m hardware", description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=("pattern", "walk", "buttons", "docs"))
+    parser.add_argument("command", choices=("pattern", "walk", "buttons", "docs", "backend"))
     parser.add_argument("directory", nargs="?", default="docs/img", help="where 'docs' writes its pictures")
     parser.add_argument("--rig", help="rig file (default: the reference rig)")
+    parser.add_argument("--device-tree", type=Path, help="'backend': device tree directory (default: /proc/device-tree)")
     parser.add_argument("--fps", type=float, default=30.0, help="frames per second for 'walk'")
     options = parser.parse_args(argv)
     rig = load_rig(options.rig)
+
+    if options.command == "backend":
+        backend = resolve_backend(rig, model=Machine(device_tree=options.device_tree).model())
+        print(backend, "root" if needs_root(rig, backend) else "user")
+        return 0
 
     if options.command == "docs":
         directory = Path(options.directory)

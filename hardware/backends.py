@@ -104,6 +104,11 @@ def data_pin_problem(rig: Rig, backend: str) -> Optional[str]:
     return None
 
 
+def needs_root(rig: Rig, backend: str) -> bool:
+    """rpi_ws281x drives PWM and PCM through /dev/mem, which only root may open; SPI on GPIO10 does not need it."""
+    return backend == "rpi_ws281x" and tuple(rig.led_pins) != (10,)
+
+
 def _check_data_pins(rig: Rig, backend: str) -> None:
     problem = data_pin_problem(rig, backend)
     if problem:
@@ -227,6 +232,9 @@ class BlinkaSink:
     def __init__(self, rig: Rig, model: Optional[str]):
         require_board("blinka", model)
         _check_data_pins(rig, "blinka")
+        # Blinka offers to pip install what it misses when run on a terminal; the [blinka] extra
+        # installs all of it, and a table must never stop at a prompt.
+        os.environ.setdefault("BLINKA_SKIP_DEPENDENCY_CHECK", "1")
         board = _import("blinka", *BACKEND_LIBRARIES["blinka"][0])
         try:
             neopixel = importlib.import_module("neopixel")

@@ -15,9 +15,9 @@ from typing import Mapping, Optional
 from hardware.backends import (
     BACKEND_VARIABLE,
     HARDWARE_BACKENDS,
-    WS281X_SINGLE_PINS,
     BackendUnavailable,
     data_pin_problem,
+    needs_root,
     require_board,
     resolve_backend,
 )
@@ -115,10 +115,10 @@ def _data_pins(rig: Rig, backend: str, machine: Machine) -> list[Finding]:
     if taken:
         return [Finding("data pins", False, "; ".join(taken) + ": stop that program or driver (is azul-table already running?)")]
     findings = []
-    if backend == "rpi_ws281x" and rig.led_pins[0] in WS281X_SINGLE_PINS:
-        findings += _spi(rig, machine) if rig.led_pins[0] == 10 else []
+    if backend == "rpi_ws281x" and not needs_root(rig, backend):
+        findings += _spi(rig, machine)
     elif backend == "rpi_ws281x":
-        if machine.exists(ANALOG_AUDIO_MODULE):
+        if machine.exists(ANALOG_AUDIO_MODULE) and 21 not in rig.led_pins:
             findings.append(Finding("data pins", False, (
                 f"{pins} use the PWM, which the analog audio (snd_bcm2835) holds: "
                 "echo 'blacklist snd_bcm2835' | sudo tee /etc/modprobe.d/snd-blacklist.conf, "
@@ -126,8 +126,8 @@ def _data_pins(rig: Rig, backend: str, machine: Machine) -> list[Finding]:
         user, _ = machine.user_and_groups()
         if user != "root":
             findings.append(Finding("data pins", False, (
-                f"rpi_ws281x drives PWM only as root (this is {user}): sudo .venv/bin/azul-table, or the service "
-                "as root (docs/rig.md)")))
+                f"rpi_ws281x drives PWM and PCM only as root (this is {user}): sudo .venv/bin/azul-table "
+                "(sudo make install runs the service as root for it)")))
     elif backend == "pi5":
         if not machine.exists(PIO_DEVICE):
             findings.append(Finding("data pins", False, (

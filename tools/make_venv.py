@@ -8,7 +8,10 @@ anything missing stops it with the exact command to run. On a Pi the venv
 sees the system's packages (lgpio, gpiozero) and gets the pip extra of the
 LED backend the board and the rig file call for. It never runs sudo.
 
-    python3 tools/make_venv.py .venv [--rig FILE] [--device-tree DIR] [--dry-run]
+    python3 tools/make_venv.py .venv [--rig FILE] [--device-tree DIR] [--service] [--dry-run]
+
+``--service`` (``make install``) installs the project itself, not editable and
+without the test tools, so the service does not depend on this checkout.
 """
 from __future__ import annotations
 
@@ -26,7 +29,7 @@ PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))  # the project is not installed yet: read its hardware facts from the tree
 
 from hardware.backends import resolve_backend  # noqa: E402
-from hardware.board import BACKEND_EXTRAS, BUTTON_LIBRARY, LGPIO_WHEEL_PYTHONS, Machine  # noqa: E402
+from hardware.board import BUTTON_LIBRARY, LGPIO_WHEEL_PYTHONS, Machine, backend_extras  # noqa: E402
 from hardware.rig import load_rig  # noqa: E402
 
 VERSION = sys.version_info[:2]
@@ -81,6 +84,7 @@ def main(argv=None) -> int:
     parser.add_argument("venv", type=Path)
     parser.add_argument("--rig", help="rig file whose LED backend decides the Pi extra (default: the reference rig)")
     parser.add_argument("--device-tree", type=Path, help="device tree directory (default: /proc/device-tree)")
+    parser.add_argument("--service", action="store_true", help="a service's venv: the project installed, no test tools")
     parser.add_argument("--dry-run", action="store_true", help="print the plan and the commands, run nothing")
     args = parser.parse_args(argv)
 
@@ -99,7 +103,7 @@ def main(argv=None) -> int:
             print(f"  - {problem}", file=sys.stderr)
         return 1
 
-    extras = ["dev", *([BACKEND_EXTRAS[backend]] if backend in BACKEND_EXTRAS else []), *gpio_extras]
+    extras = [*([] if args.service else ["dev"]), *backend_extras(backend, model), *gpio_extras]
     on_pi = machine.is_pi()
     print(f"azul-table setup: {model or 'not a Raspberry Pi'}, LED backend {backend}, Python {sys.version.split()[0]}, "
           f"extras {','.join(extras)}", file=sys.stderr)
@@ -109,7 +113,8 @@ def main(argv=None) -> int:
         commands.append([sys.executable, "-m", "venv", *options, str(args.venv)])
     python = str(venv_python(args.venv))
     commands.append([python, "-m", "pip", "install", "--quiet", "--upgrade", "pip", "setuptools>=77"])
-    commands.append([python, "-m", "pip", "install", "--quiet", "-e", f"{PROJECT}[{','.join(extras)}]"])
+    target = f"{PROJECT}[{','.join(extras)}]" if extras else str(PROJECT)
+    commands.append([python, "-m", "pip", "install", "--quiet", *([] if args.service else ["-e"]), target])
     for command in commands:
         print("  " + shlex.join(command), file=sys.stderr)
         if not args.dry_run:

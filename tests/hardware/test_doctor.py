@@ -90,7 +90,8 @@ def test_pwm_on_a_pi_4_needs_the_audio_off_and_root(rig, tmp_path, libraries):
     assert found == [
         "FIX data pins: GPIO18, GPIO13 use the PWM, which the analog audio (snd_bcm2835) holds: echo 'blacklist snd_bcm2835' | "
         "sudo tee /etc/modprobe.d/snd-blacklist.conf, set dtparam=audio=off in /boot/firmware/config.txt, then reboot",
-        "FIX data pins: rpi_ws281x drives PWM only as root (this is pi): sudo .venv/bin/azul-table, or the service as root (docs/rig.md)",
+        "FIX data pins: rpi_ws281x drives PWM and PCM only as root (this is pi): sudo .venv/bin/azul-table "
+        "(sudo make install runs the service as root for it)",
     ]
     (tmp_path / "sys" / "module" / "snd_bcm2835" / "refcnt").unlink()
     (tmp_path / "sys" / "module" / "snd_bcm2835").rmdir()

@@ -49,13 +49,18 @@ def test_a_pi_sees_the_system_packages_and_gets_its_led_library(tmp_path, device
 
 def test_the_rig_file_and_the_environment_choose_the_backend(tmp_path, device_tree):
     code, out = plan(tmp_path, device_tree=device_tree(PI4), environ={"AZUL_LED_BACKEND": "blinka"})
-    assert f"{PROJECT}[dev,blinka,gpio]" in out
+    assert f"{PROJECT}[dev,blinka,ws281x,gpio]" in out  # Blinka drives a Pi 4's LEDs through rpi_ws281x
     rig = tmp_path / "rig.toml"
     rig.write_text((PROJECT / "hardware" / "reference_rig.toml").read_text().replace('backend = "auto"', 'backend = "simulator"'))
     code, out = plan(tmp_path, "--rig", str(rig), device_tree=device_tree(PI5))
     assert "LED backend simulator" in out and f"{PROJECT}[dev,gpio]" in out and "--system-site-packages" in out
     code, out = plan(tmp_path, device_tree=device_tree(PI5), environ={"AZUL_LED_BACKEND": "ws2812"})
     assert code == 1 and "AZUL_LED_BACKEND='ws2812' is not an LED backend" in out
+
+
+def test_a_service_venv_has_the_project_itself_without_test_tools(tmp_path, device_tree):
+    code, out = plan(tmp_path, "--service", device_tree=device_tree(PI5))
+    assert f"pip install --quiet '{PROJECT}[pi5,gpio]'" in out and "-e" not in out.split("pip install")[-1]
 
 
 def test_a_fitting_venv_is_kept_and_a_stale_one_made_again(tmp_path, device_tree):

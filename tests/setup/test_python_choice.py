@@ -58,5 +58,5 @@ def test_make_stops_before_anything_without_a_python(tmp_path, fake_path):
 def test_make_uses_the_python_it_is_given(tmp_path):
     tree = copy_of_the_makefile(tmp_path / "tree")
     result = subprocess.run([shutil.which("make"), "-n", "-C", str(tree), "build", f"PYTHON={sys.executable}",
-                             "RIG=my rig.toml"], capture_output=True, text=True, env=dict(os.environ))
-    assert f"{sys.executable} tools/make_venv.py --rig 'my rig.toml' .venv" in result.stdout
+                             "RIG=my rig.toml", "DEVICE_TREE=/tmp/a pi"], capture_output=True, text=True, env=dict(os.environ))
+    assert f"{sys.executable} tools/make_venv.py --rig 'my rig.toml' --device-tree '/tmp/a pi' .venv" in result.stdout
