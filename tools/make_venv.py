@@ -32,6 +32,18 @@ from hardware.backends import resolve_backend  # noqa: E402
 from hardware.board import BUTTON_LIBRARY, LGPIO_WHEEL_PYTHONS, Machine, backend_extras  # noqa: E402
 from hardware.rig import load_rig  # noqa: E402
 
+CATALOGUES = PROJECT / "web_remote" / "translations"
+COMPILE_CATALOGUES = """\
+import pathlib, sys, web_remote
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+for po in pathlib.Path(sys.argv[1]).glob("*/LC_MESSAGES/messages.po"):
+    mo = pathlib.Path(web_remote.__file__).parent / "translations" / po.relative_to(sys.argv[1]).with_suffix(".mo")
+    mo.parent.mkdir(parents=True, exist_ok=True)
+    with po.open("rb") as source, mo.open("wb") as target:
+        write_mo(target, read_po(source))
+"""
+"""Compiles the phone page's catalogues into the service's installed copy (make build does it in the tree)."""
 VERSION = sys.version_info[:2]
 PYTHON_NAME = "python%d.%d" % VERSION
 
@@ -115,6 +127,8 @@ def main(argv=None) -> int:
     commands.append([python, "-m", "pip", "install", "--quiet", "--upgrade", "pip", "setuptools>=77"])
     target = f"{PROJECT}[{','.join(extras)}]" if extras else str(PROJECT)
     commands.append([python, "-m", "pip", "install", "--quiet", *([] if args.service else ["-e"]), target])
+    if args.service:
+        commands.append([python, "-c", COMPILE_CATALOGUES, str(CATALOGUES)])
     for command in commands:
         print("  " + shlex.join(command), file=sys.stderr)
         if not args.dry_run:

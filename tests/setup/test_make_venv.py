@@ -60,7 +60,20 @@ def test_the_rig_file_and_the_environment_choose_the_backend(tmp_path, device_tr
 
 def test_a_service_venv_has_the_project_itself_without_test_tools(tmp_path, device_tree):
     code, out = plan(tmp_path, "--service", device_tree=device_tree(PI5))
-    assert f"pip install --quiet '{PROJECT}[pi5,gpio]'" in out and "-e" not in out.split("pip install")[-1]
+    assert f"pip install --quiet '{PROJECT}[pi5,gpio]'" in out and "-e" not in out.split("pip install")[-1].split("\n")[0]
+    assert f"write_mo(target, read_po(source))\n' {PROJECT / 'web_remote' / 'translations'}" in out  # the phone page's languages
+
+
+def test_the_service_catalogues_land_in_the_installed_package(tool, tmp_path):
+    package = tmp_path / "site" / "web_remote"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    subprocess.run([sys.executable, "-c", tool.COMPILE_CATALOGUES, str(tool.CATALOGUES)], check=True,
+                   env={**os.environ, "PYTHONPATH": str(tmp_path / "site")}, cwd=tmp_path)
+    compiled = sorted(str(path.relative_to(package)) for path in package.rglob("*.mo"))
+    expected = sorted(str(path.relative_to(PROJECT / "web_remote").with_suffix(".mo"))
+                      for path in tool.CATALOGUES.glob("*/LC_MESSAGES/messages.po"))
+    assert compiled == expected and len(expected) >= 3
 
 
 def test_a_fitting_venv_is_kept_and_a_stale_one_made_again(tmp_path, device_tree):
