@@ -30,13 +30,6 @@ BACKEND_LIBRARIES = {
 BACKEND_EXTRAS = {"rpi_ws281x": "ws281x", "pi5": "pi5", "blinka": "blinka"}
 """The project's pip extra that installs each backend's library (pyproject.toml)."""
 
-
-def backend_extras(backend: str, model: Optional[str]) -> list[str]:
-    """The pip extras ``backend`` needs on the board ``model``: Blinka also needs the board's own LED driver."""
-    extras = [BACKEND_EXTRAS[backend]] if backend in BACKEND_EXTRAS else []
-    if backend == "blinka" and auto_backend(model) in BACKEND_EXTRAS:
-        extras.append(BACKEND_EXTRAS[auto_backend(model)])
-    return extras
 BUTTON_LIBRARY = ("lgpio", "python3-lgpio")
 """gpiozero's pin library on a Pi (the only one that works on a Pi 5): module, Debian package."""
 LGPIO_WHEEL_PYTHONS = ((3, 11), (3, 12))
@@ -64,6 +57,14 @@ def auto_backend(model: Optional[str]) -> str:
     if model is None or not model.startswith("Raspberry Pi"):
         return "simulator"
     return "pi5" if model.startswith("Raspberry Pi 5") else "rpi_ws281x"
+
+
+def backend_extras(backend: str, model: Optional[str]) -> list[str]:
+    """The pip extras ``backend`` needs on the board ``model``: Blinka also needs the board's own LED driver."""
+    extras = [BACKEND_EXTRAS[backend]] if backend in BACKEND_EXTRAS else []
+    if backend == "blinka" and auto_backend(model) in BACKEND_EXTRAS:
+        extras.append(BACKEND_EXTRAS[auto_backend(model)])
+    return extras
 
 
 @dataclasses.dataclass

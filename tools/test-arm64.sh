@@ -10,7 +10,8 @@
 #
 # ARM64_ROOT (default /var/tmp/azul-arm64-trixie) keeps the root between runs;
 # ARM64_MIRROR picks the Debian mirror; ARM64_PACKAGES adds Debian packages
-# (for example chromium, for the browser tests, which otherwise are skipped).
+# (for example chromium, for the browser tests, which otherwise are skipped);
+# HYPOTHESIS_PROFILE=quick shortens the property tests.
 # Times for each step are printed as `arm64.<step>: <seconds> s`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,7 +47,10 @@ unmount_all() {
 trap unmount_all EXIT
 bind() { mkdir -p "$ROOT$1"; mount --bind "$1" "$ROOT$1"; mounted+=("$ROOT$1"); }
 
-in_root() { chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 /bin/sh -c "cd $SRC && $1"; }
+in_root() {
+    chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 \
+        ${HYPOTHESIS_PROFILE:+HYPOTHESIS_PROFILE=$HYPOTHESIS_PROFILE} /bin/sh -c "cd $SRC && $1"
+}
 
 if [ ! -e "$ROOT/.azul-root-ready" ]; then
     step debootstrap make_root
