@@ -1,11 +1,18 @@
-"""The phone remote under load: eight phones hold event streams open while moves are posted.
+"""The phone remote under load, through its real server on the loopback interface, as ``azul-table`` serves it.
 
-``web.move_to_event_ms``: from sending a move's POST to the moment the last of
-the eight streams has received the new state (median over the moves), through
-waitress on the loopback interface exactly as ``azul-table`` serves it.
-``web.state_ms_with_8_streams``: a plain GET of the state while the streams
-stay open (it must not queue behind them).
+``web.move_to_event_ms``: from sending a move's POST to the moment the last
+of eight open event streams has received the new state (median over the
+moves). ``web.state_ms_with_8_streams``: a plain GET of the state while those
+streams stay open (median).
+
+``web.move_to_event_ms_200_streams`` and ``web.state_ms_200_streams``: the
+same from a seated phone's point of view (its move answered and arrived on
+its own stream; a GET of the state), 95th percentile, while 200 other event
+streams from 50 loopback addresses (127.0.0.2-51) stay open and read, and
+100 idle sockets that send nothing are held open (reopened when the server
+closes them).
 """
+import asyncio
 import http.client
 import json
 import statistics
@@ -18,10 +25,13 @@ from web_remote.service import RemoteService
 
 STREAMS = 8
 MOVES = 60
+CROWD_STREAMS = 200
+CROWD_ADDRESSES = 50
+IDLE_SOCKETS = 100
 
 
 class Stream:
-    """One phone's event stream, read on its own thread; ``seen(version)`` waits for a version to arrive."""
+    """One phone's event stream, read on its own thread; ``wait_for(version)`` waits for a version to arrive."""
 
     def __init__(self, port: int):
         self._arrived = threading.Condition()
@@ -51,21 +61,77 @@ class Stream:
         self._connection.close()
 
 
+class Crowd:
+    """Event streams from many loopback addresses and idle sockets, all held by one asyncio loop on a thread."""
+
+    def __init__(self, port: int, streams: int, addresses: int, idle: int):
+        self.port = port
+        self.open_streams = 0
+        self._loop = asyncio.new_event_loop()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._loop.run_until_complete,
+                                        args=(self._run(streams, addresses, idle),), daemon=True)
+        self._thread.start()
+        if not self._ready.wait(60):
+            raise RuntimeError("the crowd's connections did not open")
+
+    async def _run(self, streams, addresses, idle):
+        self._stop = asyncio.Event()
+        tasks = [asyncio.ensure_future(self._stream(f"127.0.0.{2 + n % addresses}")) for n in range(streams)]
+        tasks += [asyncio.ensure_future(self._idle()) for _ in range(idle)]
+        while self.open_streams < streams:
+            await asyncio.sleep(0.05)
+        self._ready.set()
+        await self._stop.wait()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _stream(self, address):
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port, local_addr=(address, 0))
+        writer.write(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        status = await reader.readline()
+        if b" 200 " not in status:
+            raise RuntimeError(f"a crowd stream was refused: {status!r}")
+        self.open_streams += 1
+        try:
+            while await reader.read(65536):
+                pass
+        finally:
+            writer.close()
+
+    async def _idle(self):
+        while True:
+            reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+            try:
+                await reader.read(1)  # returns when the server gives up on the silent socket
+            finally:
+                writer.close()
+
+    def close(self):
+        self._loop.call_soon_threadsafe(self._stop.set)
+        self._thread.join(10)
+        self._loop.close()
+
+
 def post(connection, path, body, token):
     connection.request("POST", path, json.dumps(body), {"Content-Type": "application/json", "X-Seat-Token": token})
     response = connection.getresponse()
     return response.status, json.loads(response.read())
 
 
-def measure():
+def measure(streams: int = STREAMS, crowd=None, summary=statistics.median):
+    """(move to event ms, state ms) over the moves of a Duel between two phones; ``crowd`` = (streams,
+    addresses, idle sockets) of extra load, with the phones' own stream as the one timed."""
     session = Session(Setup(game="duel", seats=(Seat(kind="phone"), Seat(kind="phone")), seed=3)).start()
     service = RemoteService(session)
     remote = runner.start(service, host="127.0.0.1", port=0)
     tokens = [service.join(service.join_code, seat, "bench") for seat in (0, 1)]
-    streams = [Stream(remote.port) for _ in range(STREAMS)]
+    load = Crowd(remote.port, *crowd) if crowd else None
+    timed = [Stream(remote.port) for _ in range(streams)]
     connection = http.client.HTTPConnection("127.0.0.1", remote.port, timeout=30)
     try:
-        for stream in streams:
+        for stream in timed:
             stream.wait_for(session.snapshot.version)
         move_ms, state_ms = [], []
         for _ in range(MOVES):
@@ -76,23 +142,32 @@ def measure():
             status, answer = post(connection, "/api/move", {"option": snapshot.options[-1]}, tokens[snapshot.current_player])
             if status != 200:
                 raise RuntimeError(f"move refused: {answer}")
-            if not all(stream.wait_for(answer["version"]) for stream in streams):
+            if not all(stream.wait_for(answer["version"]) for stream in timed):
                 raise RuntimeError("a stream missed a move")
             move_ms.append(1000 * (time.perf_counter() - start))
             start = time.perf_counter()
             connection.request("GET", "/api/state")
             connection.getresponse().read()
             state_ms.append(1000 * (time.perf_counter() - start))
-        return statistics.median(move_ms), statistics.median(state_ms)
+        return summary(move_ms), summary(state_ms)
     finally:
         connection.close()
-        for stream in streams:
+        for stream in timed:
             stream.close()
+        if load is not None:
+            load.close()
         remote.close()
         session.stop()
+
+
+def p95(values):
+    return statistics.quantiles(values, n=20)[-1]
 
 
 def run():
     move_ms, state_ms = measure()
     yield "web.move_to_event_ms", move_ms, "ms"
     yield "web.state_ms_with_8_streams", state_ms, "ms"
+    move_ms, state_ms = measure(1, (CROWD_STREAMS, CROWD_ADDRESSES, IDLE_SOCKETS), p95)
+    yield "web.move_to_event_ms_200_streams", move_ms, "ms"
+    yield "web.state_ms_200_streams", state_ms, "ms"

@@ -3,8 +3,11 @@
 The session thread hands snapshots over with :meth:`TableDisplay.update`; a
 render thread owns the frame buffer and draws the newest one at once, then
 again on every blink phase, so a button press reaches the LEDs without
-waiting for the blink timer.
+waiting for the blink timer. Nothing a snapshot holds can stop the render
+thread: a frame that fails to draw is logged and the thread goes on with the
+next one.
 """
+import logging
 import threading
 import time
 
@@ -15,6 +18,9 @@ from firmware_py.session import UNDO_REQUEST_S
 BLINK_PERIOD_S = 0.5
 FLASH_S = 0.6
 PIN_SHOWN_S = 90.0
+PIN_BAND_ROWS = 7
+
+log = logging.getLogger(__name__)
 
 
 class TableDisplay:
@@ -29,9 +35,12 @@ class TableDisplay:
         self._flash_until = 0.0
         self._pin = None
         self._pin_until = 0.0
+        self._host_code_until = float("-inf")  # when a frame last showed the host code
         self._thread = None
         self._running = False
         self.frames_drawn = 0
+        self.frames_failed = 0
+        self._failed_version = None
 
     # -- session side --------------------------------------------------------
 
@@ -83,7 +92,21 @@ class TableDisplay:
                 if not self._running:
                     return
             if snapshot is not None:
-                self.draw(snapshot)
+                self._draw_or_log(snapshot)
+
+    def _draw_or_log(self, snapshot):
+        """Draw ``snapshot``; a failure is logged once per version and the version counts as drawn (the
+        thread then waits for the next blink phase or snapshot instead of spinning on the same failure)."""
+        try:
+            self.draw(snapshot)
+        except Exception:  # noqa: BLE001 - the LEDs must outlive any bad frame
+            with self._wake:
+                if self._failed_version != snapshot.version:
+                    log.exception("the LEDs could not draw version %s; going on with the next frame", snapshot.version)
+                self._failed_version = snapshot.version
+                self._drawn_version = snapshot.version
+                self.frames_failed += 1
+                self._wake.notify_all()
 
     def _until_next_phase(self):
         half = BLINK_PERIOD_S / 2
@@ -102,6 +125,7 @@ class TableDisplay:
         layout.draw(painter, snapshot)
         if snapshot.host_code is not None:
             layouts.draw_host_code(painter, snapshot.host_code)
+            self._host_code_until = self._clock()
         elif snapshot.menu is not None:
             layouts.draw_menu(painter, snapshot.menu)
         else:
@@ -131,13 +155,38 @@ class TableDisplay:
             return
         layout.draw_highlight(painter, snapshot, snapshot.options[snapshot.cursors[seat]], self.blink_on())
 
+    def secret_areas(self, margin: float = 0.0) -> list:
+        """Where the LEDs show a code now, or did up to ``margin`` seconds ago: [(panel, x, y, width, height)].
+
+        The host code fills the centre panel while it is asked for; the join
+        code lies on a band at its foot. The simulator page blanks these areas
+        in the frames it sends to any computer but the table's own.
+        """
+        size = self._centre_size()
+        if size is None:
+            return []
+        width, height = size
+        now, areas = self._clock(), []
+        if now <= self._host_code_until + margin:
+            areas.append(("centre", 0, 0, width, height))
+        if self._pin is not None and now <= self._pin_until + margin:
+            areas.append(("centre", 0, height - PIN_BAND_ROWS, width, PIN_BAND_ROWS))
+        return areas
+
+    def _centre_size(self):
+        for panel in self.leds.layout.rig.panels:
+            if panel.name == "centre":
+                return panel.width, panel.height
+        return None
+
     def _draw_pin(self, painter):
         """The join code on a dark band at the foot of the centre panel, while it is being shown."""
         if self._pin is None or self._clock() > self._pin_until:
             return
         width, height = painter.panel_size("centre")
-        painter.rect("centre", 0, height - 7, width, 7, palette.OFF)
-        painter.text("centre", max(0, (width - 4 * len(self._pin)) // 2), height - 6, self._pin, palette.CURSOR)
+        top = height - PIN_BAND_ROWS
+        painter.rect("centre", 0, top, width, PIN_BAND_ROWS, palette.OFF)
+        painter.text("centre", max(0, (width - 4 * len(self._pin)) // 2), top + 1, self._pin, palette.CURSOR)
 
     def _draw_flash(self, painter, snapshot):
         """A red frame round the seat whose input was refused (the centre for the HOST button)."""

@@ -9,14 +9,19 @@ refused with a message naming what is wrong. The format is documented in
 ``docs/notation.md`` (section "Game records").
 """
 import dataclasses
+import datetime
 import json
 from typing import Optional
 
-from firmware_py import games
-from firmware_py.session import Play, Seat, Session, Setup, Snapshot
+from firmware_py import games, jsonlimits
+from firmware_py.session import MAX_NAME, Play, Seat, Session, Setup, Snapshot
 
 FORMAT = "azul-table-record"
 VERSION = 1
+MAX_MOVES = 2000  # far beyond any real game (a 4-player Summer Pavilion takes about 200 decisions)
+MAX_NOTATION = 40
+MAX_TIME_TEXT = 40
+SEED_RANGE = (-2 ** 63, 2 ** 63)  # what the journal's INTEGER column holds
 _KEYS = {"format", "version", "game", "players", "seed", "flags", "start", "moves",
          "final_scores", "winners", "started", "finished"}
 
@@ -63,12 +68,26 @@ class Record:
 
 
 def replay(record: Record) -> list:
-    """Every position of ``record``: the start, then the game after each move; checks moves and final scores."""
+    """Every position of ``record``: the start, then the game after each move.
+
+    Checks everything a replay relies on: the start position loads and is a
+    game for exactly the players the record lists with its rules flags, every
+    move is legal in turn, and the final scores and winners (when given) are
+    the ones the moves reach. The start position is outside input, so any
+    error the rules core raises while loading or playing it is a bad record.
+    """
     spec = games.spec(record.setup.game)
     try:
         game = spec.from_json(record.start)
-    except ValueError as error:
+        players = len(game.scores())
+        state = game.to_dict()
+    except Exception as error:  # noqa: BLE001 - see above: whatever the core refuses, the record is bad
         raise RecordError(f"the record's start position cannot be loaded: {error}") from None
+    if players != len(record.setup.seats):
+        raise RecordError(f"the start position is for {players} players but the record lists {len(record.setup.seats)}")
+    for name, value in record.setup.flags:
+        if name in state and _flag_value(state[name]) != value:
+            raise RecordError(f"the record says {name} {value!r} but its start position has {state[name]!r}")
     positions = [game]
     for ply, notation in enumerate(record.moves, 1):
         if game.is_over():
@@ -76,7 +95,7 @@ def replay(record: Record) -> list:
         game = game.copy()
         try:
             game.push(notation)
-        except ValueError as error:
+        except Exception as error:  # noqa: BLE001 - illegal moves raise ValueError; a crafted start may raise more
             raise RecordError(f"move {ply} ({notation}) cannot be played: {error}") from None
         positions.append(game)
     if record.final_scores is not None:
@@ -85,7 +104,15 @@ def replay(record: Record) -> list:
         if tuple(game.scores()) != record.final_scores:
             raise RecordError(f"the moves end with scores {list(game.scores())}, "
                               f"not the recorded final scores {list(record.final_scores)}")
+        if record.winners and tuple(game.winners()) != record.winners:
+            raise RecordError(f"the moves end with winners {list(game.winners())}, "
+                              f"not the recorded winners {list(record.winners)}")
     return positions
+
+
+def _flag_value(value):
+    """A rules flag as the setup keeps it (lists become tuples, so they compare and hash)."""
+    return tuple(value) if isinstance(value, list) else value
 
 
 def position_snapshot(record: Record, ply: int, *, brightness=1.0, palette="standard") -> Snapshot:
@@ -108,8 +135,8 @@ def position_snapshot(record: Record, ply: int, *, brightness=1.0, palette="stan
 
 def _parse(text) -> Record:
     try:
-        doc = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        doc = jsonlimits.loads(text)
+    except jsonlimits.JSONRefused as error:
         raise RecordError(f"the record is not valid JSON: {error}") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise RecordError(f'not a game record (missing "format": "{FORMAT}")')
@@ -129,8 +156,10 @@ def _parse(text) -> Record:
     else:
         raise RecordError('"start" must be a saved-game object')
     moves = doc.get("moves", [])
-    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+    if not isinstance(moves, list) or not all(isinstance(m, str) and 0 < len(m) <= MAX_NOTATION for m in moves):
         raise RecordError('"moves" must be a list of moves in notation')
+    if len(moves) > MAX_MOVES:
+        raise RecordError(f"the record has {len(moves)} moves; a game has far fewer than {MAX_MOVES}")
     return Record(
         setup=setup,
         start=start_text,
@@ -143,19 +172,34 @@ def _parse(text) -> Record:
 
 
 def _setup(doc) -> Setup:
+    game = doc.get("game")
+    if not isinstance(game, str) or game not in games.GAMES:
+        raise RecordError(f"unknown game {str(game)[:40]!r} (games: {', '.join(games.GAMES)})")
+    spec = games.spec(game)
     players = doc.get("players")
     if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
         raise RecordError('"players" must be a list of objects with "name", "kind" and "level"')
+    for player in players:
+        name, kind, level = player.get("name", ""), player.get("kind", "rig"), player.get("level", "normal")
+        if not (isinstance(name, str) and isinstance(kind, str) and isinstance(level, str)):
+            raise RecordError('a player\'s "name", "kind" and "level" must be texts')
+        if len(name) > MAX_NAME:
+            raise RecordError(f"player names are at most {MAX_NAME} characters")
     flags = doc.get("flags", {})
     if not isinstance(flags, dict):
         raise RecordError('"flags" must be an object of rules flags')
+    for name, value in flags.items():
+        if name not in spec.flags or _flag_value(value) not in spec.flags[name]:
+            raise RecordError(f"{spec.title} has no rules flag {name} {str(value)[:60]}")
     seed = doc.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise RecordError(f'"seed" must be an integer or null, not {seed!r}')
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
+                             or not SEED_RANGE[0] <= seed < SEED_RANGE[1]):
+        raise RecordError(f'"seed" must be an integer of at most 64 bits or null, not {str(seed)[:40]}')
     try:
-        seats = tuple(Seat(kind=p.get("kind", "rig"), name=str(p.get("name", "")), level=p.get("level", "normal"))
+        seats = tuple(Seat(kind=p.get("kind", "rig"), name=p.get("name", ""), level=p.get("level", "normal"))
                       for p in players)
-        return Setup(game=games.spec(doc.get("game")).name, seats=seats, seed=seed, flags=tuple(sorted(flags.items())))
+        return Setup(game=game, seats=seats, seed=seed,
+                     flags=tuple(sorted((name, _flag_value(value)) for name, value in flags.items())))
     except ValueError as error:
         raise RecordError(f"the record's setup is not valid: {error}") from None
 
@@ -173,6 +217,12 @@ def _ints_or_none(doc, key, length):
 
 def _text_or_none(doc, key):
     value = doc.get(key)
-    if value is not None and not isinstance(value, str):
-        raise RecordError(f'"{key}" must be a date-time text or null')
+    if value is None:
+        return None
+    try:
+        if not isinstance(value, str) or len(value) > MAX_TIME_TEXT:
+            raise ValueError
+        datetime.datetime.fromisoformat(value)
+    except ValueError:
+        raise RecordError(f'"{key}" must be an ISO 8601 date-time text or null') from None
     return value

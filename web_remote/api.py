@@ -9,10 +9,11 @@ import dataclasses
 
 from flask import Blueprint, Response, current_app, g, jsonify
 
-from firmware_py import games
+from firmware_py import games, records
 from firmware_py.controls import HostMenu
 from firmware_py.session import (
-    AI_LEVELS, SEAT_KINDS, AnswerUndo, ChangeSettings, CommandRejected, Play, RequestHint, RequestUndo, Seat, Setup,
+    AI_LEVELS, MAX_NAME, SEAT_KINDS, AnswerUndo, ChangeSettings, CommandRejected, Play, RequestHint, RequestUndo, Seat,
+    Setup,
 )
 from web_remote import guards, i18n, payload
 from web_remote.guards import BadRequest, field, json_body, language, service
@@ -20,8 +21,6 @@ from web_remote.guards import BadRequest, field, json_body, language, service
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 HEARTBEAT_S = 15.0
-MAX_NAME = 24
-MAX_NOTATION = 40
 
 
 def payload_cache():
@@ -49,19 +48,21 @@ def state():
 
 @bp.get("/events")
 def events():
-    """Server-sent events: the state now, then again after every change; a comment line as heartbeat."""
+    """Server-sent events: the state now, then again after every change; a comment line as heartbeat.
+
+    503 beyond the stream caps (see :class:`guards.StreamSlots`): the page polls ``/state`` instead."""
     remote, cache, lang = service(), payload_cache(), language()
 
-    def stream():
+    async def stream():
         yield "retry: 2000\n\n"
         snapshot = remote.current()
         while snapshot is not None:
             yield f"data: {cache.encoded(snapshot, lang)}\n\n"
             seen = snapshot.version
-            snapshot = remote.wait_for_change(seen, HEARTBEAT_S)
+            snapshot = await remote.next_change(seen, HEARTBEAT_S)
             while snapshot is not None and snapshot.version == seen:
                 yield ": keep-alive\n\n"
-                snapshot = remote.wait_for_change(seen, HEARTBEAT_S)
+                snapshot = await remote.next_change(seen, HEARTBEAT_S)
 
     return guards.event_stream(stream())
 
@@ -92,7 +93,7 @@ def move():
     """Play one option of the pending decision for the token's seat: ``{option, version?}``."""
     body = json_body()
     option = field(body, "option", str)
-    if not 0 < len(option) <= MAX_NOTATION:
+    if not 0 < len(option) <= records.MAX_NOTATION:
         raise BadRequest("error.invalid_field", field="option")
     version = field(body, "version", int, required=False)
     return jsonify(version=_command(Play(g.seat, option, version, g.credential)))
@@ -211,7 +212,7 @@ def host_settings():
 
 def _settings_change(body) -> ChangeSettings:
     """The brightness cap (5-100 %), palette and hints switch of a form, as a session command."""
-    brightness = field(body, "brightness", (int, float), required=False)
+    brightness = field(body, "brightness", (int, float), required=False, bounds=None)
     palette = field(body, "palette", str, choices=HostMenu.PALETTES, required=False)
     hints = field(body, "hints", bool, required=False)
     if brightness is not None and (isinstance(brightness, bool) or not 0.05 <= brightness <= 1.0):

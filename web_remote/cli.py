@@ -30,6 +30,9 @@ class PhoneRemote:
         parser.add_argument("--no-web", action="store_true", help="do not start the phone remote")
         parser.add_argument("--language", default="en", choices=tuple(LANGUAGES),
                             help="the table's language on phones that ask for none of ours")
+        parser.add_argument("--simulator-network", action="store_true",
+                            help="let other computers on the network use the simulator page, whose buttons play "
+                                 "for every seat (by default only this computer can; the host PIN stays hidden)")
 
     def check(self, args):
         """The doctor's line for the web port: free to listen on, for this user."""
@@ -67,7 +70,8 @@ class PhoneRemote:
         service = RemoteService(table.session, hardware=simulated, language=args.language, on_credentials=announce)
         try:
             remote = runner.start(service, host=args.host, port=args.port, display=table.display,
-                                  host_names=network.host_names(args.name))
+                                  host_names=network.host_names(args.name),
+                                  config={"SIMULATOR_NETWORK": args.simulator_network})
         except OSError as error:
             print(f"azul-table: no phone remote ({args.host}:{args.port}: {error.strerror or error})", file=sys.stderr)
             return None

@@ -9,6 +9,12 @@ position on the real LEDs until the live game is shown again.
 Reading is open to every phone, like the live view. Importing and the LEDs
 change the table, so they are host actions: sent by ``history.js`` with the
 host token in a header and refused without it, as in the API.
+
+A record holds the whole starting position, random generator included, so
+only a finished game's record is handed out: during a game it would tell
+every future draw. Replay pages show only what the table showed (the LED
+picture, scores, moves), a page of moves at a time, so their size stays
+bounded whatever the record.
 """
 import dataclasses
 import itertools
@@ -21,6 +27,7 @@ from firmware_py.display import TableDisplay
 from firmware_py.journal import DamagedGame
 from firmware_py.records import Record, RecordError, position_snapshot
 from firmware_py.records import replay as replay_positions
+from firmware_py.session import MAX_NAME
 from web_remote import guards, i18n
 from web_remote.guards import BadRequest, error_response, field, json_body, language, service
 from web_remote.pages import page
@@ -29,6 +36,8 @@ from web_remote.service import AccessDenied
 bp = Blueprint("history", __name__, url_prefix="/history")
 
 MAX_RECORD_BYTES = 2_000_000  # an import request; real records are a few hundred kB at most
+MOVES_PER_PAGE = 50  # moves listed on one replay page
+MAX_GAME_ID = 2 ** 31 - 1
 _replay_versions = itertools.count(-1, -1)  # negative: never mistaken for a live snapshot's version
 
 
@@ -58,12 +67,19 @@ def journal():
 
 def record_of(game_id: int) -> Record:
     """Game ``game_id`` as a record. :raise AccessDenied: 404 if there is no such game, 409 if it is damaged."""
+    if game_id > MAX_GAME_ID:
+        raise AccessDenied(404, "history.no_game", n=game_id)
     try:
         return journal().export(game_id)
     except KeyError:
         raise AccessDenied(404, "history.no_game", n=game_id) from None
     except DamagedGame:
         raise AccessDenied(409, "history.damaged_game", n=game_id) from None
+
+
+def finished(game_id: int) -> bool:
+    """Whether game ``game_id`` is over (only then may its hidden parts be shown)."""
+    return any(summary.id == game_id and summary.status == "finished" for summary in journal().games())
 
 
 def replay_ply(record: Record) -> int:
@@ -75,10 +91,28 @@ def replay_ply(record: Record) -> int:
 
 
 def replayed(record: Record, ply: int):
-    """The snapshot after move ``ply``, in the live table's brightness and palette."""
+    """The snapshot after move ``ply``, in the live table's brightness and palette.
+
+    :raise BadRequest: 422 when the stored game does not replay (a damaged journal row).
+    """
     settings = dict(service().session.snapshot.settings)
-    snapshot = position_snapshot(record, ply, brightness=settings["brightness"], palette=settings["palette"])
+    snapshot = replayable(position_snapshot, record, ply, brightness=settings["brightness"],
+                          palette=settings["palette"])
     return dataclasses.replace(snapshot, version=next(_replay_versions))
+
+
+def replayable(build, record: Record, *args, **kwargs):
+    """``build(record, ...)``, a stored game that does not replay (a damaged row) answering 422."""
+    try:
+        return build(record, *args, **kwargs)
+    except (RecordError, ValueError, IndexError, KeyError, TypeError) as error:
+        raise BadRequest("history.bad_record", status=422, reason=str(error)) from None
+
+
+def move_page(ply: int, moves: int) -> range:
+    """The moves (1-based) listed on the replay page of ``ply``: the page of MOVES_PER_PAGE that holds it."""
+    first = max(0, ply - 1) // MOVES_PER_PAGE * MOVES_PER_PAGE + 1
+    return range(first, min(moves, first + MOVES_PER_PAGE - 1) + 1)
 
 
 @bp.get("/")
@@ -89,17 +123,20 @@ def index():
 
 @bp.get("/<int:game_id>.json")
 def export(game_id):
-    """Download the game's record file."""
-    response = Response(record_of(game_id).to_json(), mimetype="application/json")
+    """Download the game's record file, once the game is over. :raise AccessDenied: 409 before that."""
+    record = record_of(game_id)
+    if not finished(game_id):
+        raise AccessDenied(409, "history.unfinished_record", n=game_id)
+    response = Response(record.to_json(), mimetype="application/json")
     response.headers["Content-Disposition"] = f'attachment; filename="azul-game-{game_id}.json"'
     return response
 
 
 @bp.post("/import")
+@guards.accepts_body(MAX_RECORD_BYTES)
 @guards.host_required
 def import_record():
     """Store a record file's text, ``{record}``, as a past game (it is replayed and checked first)."""
-    request.max_content_length = MAX_RECORD_BYTES
     text = field(json_body(), "record", str)
     try:
         game_id = journal().import_record(Record.from_json(text))
@@ -115,12 +152,15 @@ def replay(game_id):
     ply = replay_ply(record)
     snapshot = replayed(record, ply)
     lang, game = language(), record.setup.game
-    names = [seat.name or i18n.translate(lang, "seat.default", n=index + 1)
+    names = [seat.name[:MAX_NAME] or i18n.translate(lang, "seat.default", n=index + 1)
              for index, seat in enumerate(record.setup.seats)]
-    moves = [(notation, names[before.current_player], i18n.option_label(lang, game, notation))
-             for notation, before in zip(record.moves, replay_positions(record))]
+    shown = move_page(ply, len(record.moves))
+    positions = replayable(replay_positions, record)
+    moves = [(number, record.moves[number - 1], names[positions[number - 1].current_player],
+              i18n.option_label(lang, game, record.moves[number - 1])) for number in shown]
     return page("history/replay.html", game_id=game_id, game=game, ply=ply, snapshot=snapshot, names=names,
-                moves=moves, winners=", ".join(names[seat] for seat in snapshot.winners),
+                moves=moves, total=len(record.moves), shown=shown, downloadable=finished(game_id),
+                winners=", ".join(names[seat] for seat in snapshot.winners),
                 decision=i18n.pending_label(lang, game, snapshot.pending), leds=attached_display() is not None)
 
 

@@ -8,6 +8,7 @@ command against them on its own thread: see
 :mod:`firmware_py.credentials`. What this service adds is the guessing limit
 in front of the join and host codes.
 """
+import asyncio
 import concurrent.futures
 import threading
 import time
@@ -26,6 +27,11 @@ GUESS_LIMITS = {
     "per_address": limits.parse("5/minute"),
     "everyone": (limits.parse("10/minute"), limits.parse("100/hour")),
 }
+
+
+def _resolve(future):
+    if not future.done():
+        future.set_result(None)
 
 
 class AccessDenied(Exception):
@@ -81,6 +87,7 @@ class RemoteService:
         self.language = language
         self._on_credentials = on_credentials
         self._changed = threading.Condition()
+        self._waiters = set()  # (loop, future) of every event stream waiting for a change
         self._closing = False
         self._guesses = GuessLimit()
         self._snapshot = session.snapshot
@@ -94,6 +101,7 @@ class RemoteService:
         with self._changed:
             self._snapshot = snapshot
             self._changed.notify_all()
+            self._wake_streams()
         if self._on_credentials is not None and snapshot.credentials.key != self._announced:
             self._announced = snapshot.credentials.key
             self._on_credentials(self)
@@ -103,10 +111,31 @@ class RemoteService:
         with self._changed:
             return self._snapshot
 
-    def wait_for_change(self, version: int, timeout: float):
-        """Block until the snapshot's version passes ``version``; the latest snapshot, or None once closing."""
+    def _wake_streams(self):
+        """Resolve every waiting stream's future on its own loop (called with ``_changed`` held)."""
+        for loop, future in self._waiters:
+            try:
+                loop.call_soon_threadsafe(_resolve, future)
+            except RuntimeError:  # that loop has closed; its stream is gone
+                pass
+
+    async def next_change(self, version: int, timeout: float):
+        """Wait, without holding a thread, until the snapshot's version passes ``version`` or ``timeout``
+        passes: the latest snapshot then, or None once closing (what event streams wait with)."""
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        waiter = (loop, future)
         with self._changed:
-            self._changed.wait_for(lambda: self._closing or self._snapshot.version > version, timeout)
+            waiting = not (self._closing or self._snapshot.version > version)
+            if waiting:
+                self._waiters.add(waiter)
+        try:
+            if waiting:
+                await asyncio.wait((future,), timeout=timeout)
+        finally:
+            with self._changed:
+                self._waiters.discard(waiter)
+        with self._changed:
             return None if self._closing else self._snapshot
 
     def close(self):
@@ -114,6 +143,7 @@ class RemoteService:
         with self._changed:
             self._closing = True
             self._changed.notify_all()
+            self._wake_streams()
 
     @property
     def closing(self) -> bool:

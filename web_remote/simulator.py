@@ -1,34 +1,48 @@
 """The simulator page: the virtual LED panels drawn live and virtual buttons for every seat.
 
-Only there when the table runs on the simulated rig (a PC, or a rig file that
-says ``simulator``). The buttons drive the gpiozero mock pins, so a tap goes
-through the same debounce and event path as a real arcade button.
+A local tool for the PC the table runs on. Its routes exist only when the
+table runs on the simulated rig (a PC, or a rig file that says
+``simulator``), and they answer only the machine itself unless the table was
+started with ``--simulator-network`` (``app.config["SIMULATOR_NETWORK"]``):
+its buttons play for every seat and open the HOST menu. Even then, the host
+code and the join code drawn on the centre panel are blanked in the frames
+sent to any other computer. The buttons drive the gpiozero mock pins, so a
+tap goes through the same debounce and event path as a real arcade button.
 """
+import asyncio
 import base64
 import json
 
-from flask import Blueprint, abort, jsonify
+from flask import Blueprint, current_app, jsonify
 
 from hardware import HOST, SEAT_BUTTONS
-from web_remote.guards import BadRequest, event_stream, field, json_body, service
+from web_remote import guards
+from web_remote.guards import BadRequest, client_address, event_stream, field, json_body, service
+from web_remote.history import attached_display
 from web_remote.pages import page
+from web_remote.service import AccessDenied
 
 bp = Blueprint("simulator", __name__, url_prefix="/simulator")
 
-FRAME_WAIT_S = 1.0  # also how soon a stream notices the server stopping
+FRAME_WAIT_S = 1.0  # a keep-alive line after this long without a frame
+FRAME_POLL_S = 1 / 30  # how often a stream looks for a new frame
+SECRET_MARGIN_S = 2.0  # frames drawn up to this long after the PIN went away may still show a code
+
+
+@bp.before_request
+def only_here():
+    """Refuse other computers unless the simulator was opened to the network."""
+    if not current_app.config.get("SIMULATOR_NETWORK") and not guards.is_loopback(client_address()):
+        raise AccessDenied(403, "error.simulator_local")
 
 
 def hardware():
-    """The simulated rig. :raise 404: the table runs on real hardware."""
-    hw = service().hardware
-    if hw is None:
-        abort(404)
-    return hw
+    """The simulated rig (the blueprint is registered only when there is one)."""
+    return service().hardware
 
 
 @bp.get("/")
 def simulator():
-    hardware()
     return page("simulator/simulator.html")
 
 
@@ -39,9 +53,17 @@ def layout():
     return jsonify(layout=hw.layout.describe(), seats=len(hw.rig.seats), buttons=SEAT_BUTTONS, host=HOST)
 
 
-def _frame_event(frame) -> str:
-    panels = {name: base64.b64encode(data).decode() for name, data in frame.display.items()}
-    return f"data: {json.dumps({'seq': frame.seq, 'panels': panels})}\n\n"
+def _frame_event(frame, secret) -> str:
+    """One frame as an event; ``secret()`` gives the areas to blank."""
+    panels = dict(frame.display)
+    for name, x, y, width, height in secret():
+        pixels = bytearray(panels[name])
+        row = 3 * frame.widths[name]
+        for line in range(y, y + height):
+            pixels[line * row + 3 * x: line * row + 3 * (x + width)] = bytes(3 * width)
+        panels[name] = bytes(pixels)
+    encoded = {name: base64.b64encode(data).decode() for name, data in panels.items()}
+    return f"data: {json.dumps({'seq': frame.seq, 'panels': encoded})}\n\n"
 
 
 @bp.get("/frames")
@@ -49,15 +71,29 @@ def frames():
     """Server-sent events: each LED frame as shown (screen colours), base64 RGB rows per panel."""
     hw = hardware()
     remote = service()
-    subscription = hw.stream.subscribe()
+    display = attached_display()
+    hidden = display is not None and not guards.is_loopback(client_address())
 
-    def stream():
+    def secret():
+        return display.secret_areas(SECRET_MARGIN_S) if hidden else []
+
+    async def stream():
+        subscription = hw.stream.subscribe()
         yield "retry: 2000\n\n"
         if hw.stream.latest is not None:
-            yield _frame_event(hw.stream.latest)
+            yield _frame_event(hw.stream.latest, secret)
+        quiet = 0.0
         while not remote.closing:
-            frame = subscription.next(FRAME_WAIT_S)
-            yield ": keep-alive\n\n" if frame is None else _frame_event(frame)
+            frame = subscription.next(0)
+            if frame is not None:
+                quiet = 0.0
+                yield _frame_event(frame, secret)
+                continue
+            await asyncio.sleep(FRAME_POLL_S)
+            quiet += FRAME_POLL_S
+            if quiet >= FRAME_WAIT_S:
+                quiet = 0.0
+                yield ": keep-alive\n\n"
 
     return event_stream(stream())
 

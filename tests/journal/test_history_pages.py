@@ -58,7 +58,13 @@ def html(response) -> str:
 
 
 def record_text(client, game_id=1):
-    return client.get(f"/history/{game_id}.json").get_data(as_text=True)
+    """The game's record as the journal holds it (the pages hand out only finished games' records)."""
+    return client.application.extensions["azul_remote"].session.journal.export(game_id).to_json()
+
+
+def finish(session):
+    while not session.snapshot.over:
+        session.apply(Play(session.snapshot.current_player, session.snapshot.options[-1]))
 
 
 def test_the_list_shows_date_players_and_decisions(table):
@@ -119,11 +125,20 @@ def test_the_pages_run_their_script_from_a_file_under_the_strict_content_policy(
 
 def test_the_host_uploads_a_downloaded_record_as_a_new_game_with_the_same_moves(table, host):
     client, session, journal, _ = table
+    finish(session)
     response = client.get("/history/1.json")
     assert response.headers["Content-Disposition"] == 'attachment; filename="azul-game-1.json"'
     assert response.get_json()["moves"] == [notation for _, notation in session.snapshot.history]
     upload = client.post("/history/import", json={"record": response.get_data(as_text=True)}, headers=host)
     assert upload.status_code == 201 and upload.json["url"].endswith("/history/2?ply=0")
+    assert journal.export(2).moves == journal.export(1).moves
+    assert journal.games()[0].status == "finished" and journal.games()[0].origin == "import"
+
+
+def test_an_unfinished_record_is_imported_and_listed_as_unfinished(table, host):
+    client, session, journal, _ = table
+    upload = client.post("/history/import", json={"record": record_text(client)}, headers=host)
+    assert upload.status_code == 201
     assert journal.export(2).moves == journal.export(1).moves
     assert "(unfinished)" in html(client.get("/history/"))
 

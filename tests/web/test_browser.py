@@ -1,7 +1,7 @@
 """End to end in real headless Chromium: phones set up, join and play a Duel; the simulator's buttons.
 
 The table runs as ``azul-table`` runs it: simulated rig, session, LED display
-and the remote on waitress, all in this process; each phone is its own
+and the remote on its server, all in this process; each phone is its own
 browser context with a phone-sized touch viewport.
 """
 import os

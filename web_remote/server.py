@@ -1,0 +1,217 @@
+"""The phone remote's HTTP server: hypercorn's asyncio loop in front of the Flask app.
+
+Why not a thread per connection: an open event stream (every phone's live
+view, every watcher, anyone on the Wi-Fi) would hold its thread for as long
+as it stays open, and a few dozen of them would leave none for moves. Here
+one asyncio loop (hypercorn, a well-kept ASGI server from the Flask
+maintainers) holds every connection:
+
+- an idle connection, or one that sends its request slowly, costs a little
+  memory and is closed after ``KEEP_ALIVE_S``;
+- a request body is read on the loop, at most its route's limit
+  (``guards.body_limit``) and within ``BODY_TIMEOUT_S``, before a thread
+  sees it;
+- the Flask app then runs on a small pool of ``WORKERS`` threads, its answer
+  sent back on the loop (a client that stops reading is dropped after
+  ``SEND_TIMEOUT_S``);
+- the event streams (:func:`guards.event_stream`) are coroutines on the loop:
+  the Flask view checks the request as usual and hands over the stream, which
+  then waits for changes without any thread.
+
+:func:`start` serves an app on a thread of its own and returns at once.
+"""
+import asyncio
+import concurrent.futures
+import io
+import logging
+import socket
+import threading
+
+from a2wsgi.wsgi import build_environ
+
+from web_remote import guards
+
+log = logging.getLogger(__name__)
+
+WORKERS = 8  # threads for ordinary requests: each is short (a move waits for the session at most 10 s)
+KEEP_ALIVE_S = 10.0  # an idle connection (or a request line and headers still arriving) is closed then
+BODY_TIMEOUT_S = 10.0  # the whole body must arrive within this
+SEND_TIMEOUT_S = 10.0  # a client that does not take a chunk for this long is dropped
+STOP_TIMEOUT_S = 3.0
+_TIMEOUT_BODY = b'{"error":"error.timeout","message":"The request body did not arrive in time."}'
+
+
+class _Gone(Exception):
+    """The client went away or stopped reading."""
+
+
+class TableServer:
+    """The ASGI app around a Flask ``app``: bodies and streams on the loop, the app on a thread pool."""
+
+    def __init__(self, app, workers: int = WORKERS):
+        self.app = app
+        self.pool = concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix="web")
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+        elif scope["type"] == "http":
+            await self._http(scope, receive, send)
+
+    @staticmethod
+    async def _lifespan(receive, send):
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+    async def _http(self, scope, receive, send):
+        limit = guards.body_limit(self.app, scope["method"], scope["path"])
+        try:
+            body = await asyncio.wait_for(_read_body(scope, receive, limit), BODY_TIMEOUT_S)
+        except (asyncio.TimeoutError, _Gone):
+            await _answer(send, 408, [(b"content-type", b"application/json")], _TIMEOUT_BODY)
+            return
+        environ = build_environ(_with_length(scope, body), io.BytesIO(body))
+        environ[guards.ASYNC_STREAMS] = None
+        loop = asyncio.get_running_loop()
+        status, headers, chunks = await loop.run_in_executor(self.pool, _call_wsgi, self.app, environ)
+        stream = environ[guards.ASYNC_STREAMS]
+        try:
+            if stream is None:
+                await _answer(send, status, headers, b"".join(chunks))
+            else:
+                headers = [(name, value) for name, value in headers if name != b"content-length"]
+                await _stream(stream, status, headers, receive, send)
+        except _Gone:
+            pass
+
+    def close(self):
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+async def _read_body(scope, receive, limit: int) -> bytes:
+    """The request body, or its first ``limit + 1`` bytes: Flask then refuses it (413) without more."""
+    declared = dict(scope["headers"]).get(b"content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        return b""  # Flask answers 413 from the header alone
+    body = bytearray()
+    more = True
+    while more and len(body) <= limit:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            raise _Gone
+        body += message.get("body", b"")
+        more = message.get("more_body", False)
+    return bytes(body[: limit + 1])
+
+
+def _with_length(scope, body: bytes):
+    """``scope`` whose Content-Length is the body read (a chunked body becomes a counted one)."""
+    headers = [(name, value) for name, value in scope["headers"] if name not in (b"content-length", b"transfer-encoding")]
+    declared = dict(scope["headers"]).get(b"content-length")
+    headers.append((b"content-length", declared if declared is not None and not body else str(len(body)).encode()))
+    return {**scope, "headers": headers}
+
+
+def _call_wsgi(app, environ):
+    """Run the Flask app on a worker thread: (status, headers, body chunks)."""
+    started = {}
+
+    def start_response(status, headers, exc_info=None):
+        started["status"] = int(status.split(" ", 1)[0])
+        started["headers"] = [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in headers]
+
+    body = app(environ, start_response)
+    try:
+        chunks = list(body)
+    finally:
+        getattr(body, "close", lambda: None)()
+    return started["status"], started["headers"], chunks
+
+
+async def _send(send, message):
+    try:
+        await asyncio.wait_for(send(message), SEND_TIMEOUT_S)
+    except (asyncio.TimeoutError, OSError) as error:
+        raise _Gone from error
+
+
+async def _answer(send, status, headers, body: bytes):
+    await _send(send, {"type": "http.response.start", "status": status, "headers": headers})
+    await _send(send, {"type": "http.response.body", "body": body})
+
+
+async def _stream(stream: guards.EventStream, status, headers, receive, send):
+    """Send ``stream``'s events until it ends, the client leaves or stops reading, or the server stops."""
+
+    async def pump():
+        await _send(send, {"type": "http.response.start", "status": status, "headers": headers})
+        async for text in stream.events:
+            await _send(send, {"type": "http.response.body", "body": text.encode(), "more_body": True})
+        await _send(send, {"type": "http.response.body", "body": b""})
+
+    async def departure():
+        while (await receive())["type"] != "http.disconnect":
+            pass
+
+    sending = asyncio.ensure_future(pump())
+    leaving = asyncio.ensure_future(departure())
+    try:
+        await asyncio.wait((sending, leaving), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in (sending, leaving):
+            task.cancel()
+        await asyncio.gather(sending, leaving, return_exceptions=True)
+        await stream.close()
+
+
+class RunningServer:
+    """A started server: ``port``, ``close()``."""
+
+    def __init__(self, app, host: str, port: int):
+        from hypercorn.config import Config
+
+        listener = socket.create_server((host, port), reuse_port=False, backlog=256)
+        self.port = listener.getsockname()[1]
+        self.front = TableServer(app)
+        config = Config()
+        config.bind = [f"fd://{listener.detach()}"]
+        config.keep_alive_timeout = KEEP_ALIVE_S
+        config.graceful_timeout = STOP_TIMEOUT_S
+        config.accesslog = None
+        config.errorlog = log
+        config.include_server_header = False
+        self._config = config
+        self._loop = asyncio.new_event_loop()
+        self._stop = None
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="web", daemon=True)
+        self._thread.start()
+        self._ready.wait(STOP_TIMEOUT_S)
+
+    def _run(self):
+        from hypercorn.asyncio import serve
+
+        asyncio.set_event_loop(self._loop)
+        self._stop = asyncio.Event()
+        self._ready.set()
+        try:
+            self._loop.run_until_complete(serve(self.front, self._config, shutdown_trigger=self._stop.wait))
+        finally:
+            self._loop.close()
+
+    def close(self):
+        """Stop accepting, end the open connections, and wait for the loop thread (at most a few seconds)."""
+        if self._thread.is_alive():
+            self._loop.call_soon_threadsafe(self._stop.set)
+            self._thread.join(STOP_TIMEOUT_S + 2)
+        self.front.close()
+
+
+def start(app, host: str = "0.0.0.0", port: int = 8080) -> RunningServer:
+    """Serve ``app`` on ``host:port`` (0: a free port) on a daemon thread. :raise OSError: cannot listen there."""
+    return RunningServer(app, host, port)
