@@ -15,6 +15,7 @@ closes them).
 import asyncio
 import http.client
 import json
+import multiprocessing
 import statistics
 import threading
 import time
@@ -50,8 +51,8 @@ class Stream:
                     with self._arrived:
                         self.version = version
                         self._arrived.notify_all()
-        except (OSError, ValueError, http.client.HTTPException):
-            return  # the server closed the stream
+        except (OSError, ValueError, AttributeError, http.client.HTTPException):
+            return  # the stream was closed (AttributeError: by close() while reading)
 
     def wait_for(self, version: int, timeout: float = 5.0) -> bool:
         with self._arrived:
@@ -62,56 +63,64 @@ class Stream:
 
 
 class Crowd:
-    """Event streams from many loopback addresses and idle sockets, all held by one asyncio loop on a thread."""
+    """Event streams from many loopback addresses and idle sockets, held by one asyncio loop in a process of
+    its own (the other devices on the Wi-Fi: they do not share the table's interpreter)."""
 
     def __init__(self, port: int, streams: int, addresses: int, idle: int):
-        self.port = port
-        self.open_streams = 0
-        self._loop = asyncio.new_event_loop()
-        self._ready = threading.Event()
-        self._thread = threading.Thread(target=self._loop.run_until_complete,
-                                        args=(self._run(streams, addresses, idle),), daemon=True)
-        self._thread.start()
+        context = multiprocessing.get_context("spawn")
+        self._ready, self._stop = context.Event(), context.Event()
+        self._process = context.Process(target=_crowd, args=(port, streams, addresses, idle, self._ready, self._stop),
+                                        daemon=True)
+        self._process.start()
         if not self._ready.wait(60):
+            self.close()
             raise RuntimeError("the crowd's connections did not open")
 
-    async def _run(self, streams, addresses, idle):
-        self._stop = asyncio.Event()
-        tasks = [asyncio.ensure_future(self._stream(f"127.0.0.{2 + n % addresses}")) for n in range(streams)]
-        tasks += [asyncio.ensure_future(self._idle()) for _ in range(idle)]
-        while self.open_streams < streams:
-            await asyncio.sleep(0.05)
-        self._ready.set()
-        await self._stop.wait()
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+    def close(self):
+        self._stop.set()
+        self._process.join(10)
+        if self._process.is_alive():
+            self._process.terminate()
 
-    async def _stream(self, address):
-        reader, writer = await asyncio.open_connection("127.0.0.1", self.port, local_addr=(address, 0))
+
+def _crowd(port, streams, addresses, idle, ready, stop):
+    asyncio.run(_hold(port, streams, addresses, idle, ready, stop))
+
+
+async def _hold(port, streams, addresses, idle, ready, stop):
+    opened = []
+
+    async def stream(address):
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(address, 0))
         writer.write(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         status = await reader.readline()
         if b" 200 " not in status:
             raise RuntimeError(f"a crowd stream was refused: {status!r}")
-        self.open_streams += 1
+        opened.append(address)
         try:
             while await reader.read(65536):
                 pass
         finally:
             writer.close()
 
-    async def _idle(self):
+    async def silent():
         while True:
-            reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
             try:
                 await reader.read(1)  # returns when the server gives up on the silent socket
             finally:
                 writer.close()
 
-    def close(self):
-        self._loop.call_soon_threadsafe(self._stop.set)
-        self._thread.join(10)
-        self._loop.close()
+    tasks = [asyncio.ensure_future(stream(f"127.0.0.{2 + n % addresses}")) for n in range(streams)]
+    tasks += [asyncio.ensure_future(silent()) for _ in range(idle)]
+    while len(opened) < streams:
+        await asyncio.sleep(0.05)
+    ready.set()
+    while not stop.is_set():
+        await asyncio.sleep(0.1)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
 
 
 def post(connection, path, body, token):

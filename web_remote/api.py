@@ -6,6 +6,7 @@ for its own seat. The session decides legality; a refused command changes
 nothing and comes back as 409 with the reason in the phone's language.
 """
 import dataclasses
+from pathlib import Path
 
 from flask import Blueprint, Response, current_app, g, jsonify
 
@@ -38,6 +39,16 @@ def refused(error):
 
 
 # -- reading -------------------------------------------------------------------
+
+
+OPENAPI = Path(__file__).with_name("openapi.json")
+
+
+@bp.get("/openapi.json")
+def openapi():
+    """The OpenAPI description of this JSON API (kept in the repository as ``web_remote/openapi.json``)."""
+    return Response(OPENAPI.read_bytes(), mimetype="application/json")
+
 
 
 @bp.get("/state")

@@ -1,0 +1,142 @@
+"""Generated requests against every JSON endpoint: no answer is a 5xx, and a refused request changes nothing.
+
+Two generators: our own hypothesis strategy (any method, path, headers and
+body, valid credentials mixed with wrong ones) and schemathesis over the
+OpenAPI description that the remote serves (``web_remote/openapi.json``),
+which also checks that every answer matches the description. Both are
+bounded in examples so that the suite stays quick.
+"""
+import json
+from pathlib import Path
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from schemathesis import checks
+
+from firmware_py.journal import Journal
+from firmware_py.session import Seat, Session, Setup
+from web_remote import create_app
+from web_remote.service import RemoteService
+
+PHONES = Setup(game="duel", seats=(Seat(kind="phone", name="Ada"), Seat(kind="phone", name="Bo")), seed=7)
+STREAMS = ("/api/events", "/simulator/frames")  # endless answers: tested on their own
+JSON_PATHS = ["/api/state", "/api/me", "/api/join", "/api/move", "/api/undo", "/api/undo/answer", "/api/hint",
+              "/api/host/login", "/api/host/pin", "/api/host/setup", "/api/host/settings", "/api/host/release",
+              "/history/1.json", "/history/import", "/history/1/leds", "/history/live", "/simulator/press",
+              "/simulator/layout", "/api/openapi.json"]
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    """A phone Duel with a journal behind the app; (app, session, service), shared by the module's examples."""
+    journal = Journal(tmp_path_factory.mktemp("journal"))
+    session = Session(PHONES, journal=journal).start()
+    service = RemoteService(session)
+    yield create_app(service, {"TESTING": True}), session, service
+    service.close()
+    session.stop()
+    journal.close()
+
+
+def observed(session, service):
+    """What a refused request must leave as it was: the game, its setup and settings, who holds a seat."""
+    snapshot = session.snapshot
+    return snapshot.setup, snapshot.state, snapshot.history, snapshot.settings, service.roster.taken
+
+
+def json_values():
+    scalars = st.none() | st.booleans() | st.integers(-2 ** 70, 2 ** 70) | st.floats(allow_nan=False) | st.text(max_size=30)
+    return st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                                          max_size=4), max_leaves=12)
+
+
+FIELDS = st.sampled_from(["pin", "seat", "option", "version", "accept", "game", "seats", "flags", "brightness",
+                          "palette", "hints", "language", "record", "button", "hold", "kind", "name"])
+BODIES = st.one_of(
+    st.dictionaries(FIELDS, json_values(), max_size=5).map(json.dumps),
+    json_values().map(json.dumps),
+    st.integers(1, 5000).map(lambda depth: "[" * depth + "]" * depth),
+    st.binary(max_size=64),
+    st.text(max_size=64),
+)
+PATHS = st.one_of(
+    st.sampled_from(JSON_PATHS),
+    st.integers(-2 ** 70, 2 ** 70).map(lambda n: f"/history/{n}.json"),
+    st.integers(0, 2 ** 70).map(lambda n: f"/history/1?ply={n}"),
+    st.text(st.characters(codec="ascii", exclude_characters="?#"), max_size=20).map(lambda text: "/api/" + text),
+)
+
+
+@st.composite
+def requests(draw, tokens):
+    headers = {}
+    if draw(st.booleans()):
+        headers["Content-Type"] = draw(st.sampled_from(["application/json", "text/plain", "application/json; charset=x"]))
+    if draw(st.booleans()):
+        headers["X-Seat-Token"] = draw(st.sampled_from([tokens["seat"], "guess", ""]))
+    if draw(st.booleans()):
+        headers["X-Host-Token"] = draw(st.sampled_from([tokens["host"], "guess"]))
+    if draw(st.booleans()):
+        headers["Origin"] = draw(st.sampled_from(["http://localhost", "http://elsewhere.example", "null"]))
+    if draw(st.booleans()):
+        headers["Host"] = draw(st.sampled_from(["localhost", "127.0.0.1:8080", "rebind.example", "[::1]"]))
+    return draw(st.sampled_from(["GET", "POST", "PUT", "DELETE"])), draw(PATHS), headers, draw(BODIES)
+
+
+def test_no_generated_request_is_answered_with_a_5xx_and_a_refused_one_changes_nothing(table):
+    app, session, service = table
+    client = app.test_client()
+    tokens = {"seat": service.join(service.pin, 0, "fuzz"), "host": service.host_login(service.pin, "fuzz")}
+
+    @settings(max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @given(requests(tokens))
+    def one(request):
+        method, path, headers, body = request
+        before = observed(session, service)
+        answer = client.open(path, method=method, headers=headers, data=body)
+        assert answer.status_code < 500, (request, answer.get_data(as_text=True)[:300])
+        if answer.status_code >= 400:
+            assert answer.is_json and answer.json["message"], request
+            assert observed(session, service) == before, request
+
+    one()
+
+
+DESCRIPTION = Path(__file__).parents[2] / "web_remote" / "openapi.json"
+SCHEMA = schemathesis.openapi.from_path(DESCRIPTION).exclude(path=list(STREAMS))
+_held = {}
+
+
+def credentials(service):
+    """A seat token and a host token valid now (a generated setup starts a new game and renews them)."""
+    if service.seat_of(_held.get("seat")) is None:
+        seat = next((seat for seat, held in enumerate(service.session.snapshot.setup.seats)
+                     if held.kind == "phone" and seat not in service.roster.taken), None)
+        _held["seat"] = service.join(service.pin, seat, "schema") if seat is not None else ""
+    if not service.is_host(_held.get("host")):
+        _held["host"] = service.host_login(service.pin, "schema")
+    return {"X-Seat-Token": _held["seat"], "X-Host-Token": _held["host"]}
+
+
+@SCHEMA.parametrize()
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+def test_every_answer_matches_the_openapi_description(case, table):
+    app, session, service = table
+    headers = credentials(service)
+    if case.headers:
+        headers = {**headers, **{name: value for name, value in case.headers.items() if name.startswith("X-")}}
+    case.call_and_validate(app=app, headers=headers, checks=[checks.not_a_server_error, checks.status_code_conformance,
+                                                    checks.content_type_conformance, checks.response_schema_conformance])
+
+
+def test_the_served_description_is_the_one_in_the_repository_and_names_every_json_route(table):
+    app = table[0]
+    served = app.test_client().get("/api/openapi.json").json
+    kept = json.loads(DESCRIPTION.read_text())
+    assert served == kept
+    described = {path.replace("{game_id}", "<int:game_id>") for path in kept["paths"]}
+    routes = {rule.rule for rule in app.url_map.iter_rules()
+              if rule.rule.startswith(("/api/", "/history/import", "/history/live")) or rule.rule.endswith((".json", "/leds"))}
+    assert routes <= described, routes - described
