@@ -154,3 +154,17 @@ def test_the_simulator_page_buttons_move_the_led_highlight(browser, table):
     page.click(f".sim-button[data-seat='{seat}'][data-button='OK']")
     wait_until(lambda: len(session.snapshot.history) == 1)
     assert session.snapshot.history[0] == (seat, "P2")
+
+
+def test_beyond_the_stream_caps_the_live_page_follows_the_game_by_polling(browser, table):
+    remote, running = table
+    session = running.session
+    remote.app.extensions["azul_streams"].total = 0  # every stream is refused at once, as when the caps are reached
+    page = phone(browser, remote)
+    page.goto("/")
+    expect(page.locator("#connection")).to_have_class(re.compile("polling"))
+    seat = session.snapshot.current_player
+    option = session.snapshot.options[0]
+    session.call(Play(seat, option))
+    expect(page.locator("#history li").first).to_contain_text(option)
+    expect(page.locator("#connection")).to_have_class(re.compile("polling"))

@@ -4,6 +4,7 @@
 (() => {
   const { t, show, call, element } = Remote;
   const POLL_MS = 2000;
+  const RECONNECT_MS = 30000; // a stream the server refused (503 when too many are open) is tried again this late
   let payload = null;
   let held = Remote.seat();
   let pollTimer = null;
@@ -210,7 +211,10 @@
       setLive(true);
       render(JSON.parse(event.data));
     };
-    source.onerror = () => setLive(false);
+    source.onerror = () => {
+      setLive(false);
+      if (source.readyState === EventSource.CLOSED) setTimeout(connect, RECONNECT_MS);
+    };
   }
 
   async function undo(path, body) {
