@@ -19,20 +19,23 @@ from firmware_py.session import Play, Seat, Session, Setup
 from firmware_py.table import Table
 from web_remote import create_app, guards, network
 from web_remote.service import RemoteService
+from tests.web.conftest import host_code
 
 DUEL = Setup(game="duel", seats=(Seat(kind="phone", name="Ada"), Seat(kind="phone", name="Bo")), seed=11)
 LAN_PHONE = {"REMOTE_ADDR": "192.168.1.50"}
 
 
-def play(session, moves):
+def play(session, moves, act=None):
+    """Play ``moves`` decisions through ``act`` (``session.call`` once the session runs; else applied here)."""
     for _ in range(moves):
         snapshot = session.snapshot
-        session.apply(Play(snapshot.current_player, snapshot.options[len(snapshot.history) % len(snapshot.options)]))
+        (act or session.apply)(Play(snapshot.current_player,
+                                    snapshot.options[len(snapshot.history) % len(snapshot.options)]))
 
 
-def finish(session):
+def finish(session, act=None):
     while not session.snapshot.over:
-        play(session, 1)
+        play(session, 1, act)
 
 
 @pytest.fixture
@@ -41,9 +44,10 @@ def kept(tmp_path):
     journal = Journal(tmp_path)
     session = Session(DUEL, journal=journal)
     play(session, 26)
-    service = RemoteService(session)
+    service = RemoteService(session.start())
     yield create_app(service, {"TESTING": True}).test_client(), session, journal, service
     service.close()
+    session.stop()
     journal.close()
 
 
@@ -74,7 +78,7 @@ def test_no_page_record_or_stream_of_a_game_in_progress_carries_its_random_gener
 
 def test_a_finished_game_is_exported_in_full(kept):
     client, session, journal, _ = kept
-    finish(session)
+    finish(session, session.call)
     record = client.get("/history/1.json")
     assert record.status_code == 200
     assert json.loads(record.get_data())["start"]["state"]["rng"] == json.loads(journal.export(1).start)["state"]["rng"]
@@ -132,6 +136,22 @@ def test_opened_to_the_network_the_simulator_never_streams_the_pin_to_another_co
         frames.close()
     assert app.test_client().post("/simulator/press", json={"seat": 0, "button": "NEXT"},
                                   environ_base=LAN_PHONE).status_code == 200
+
+
+def test_the_areas_a_non_local_frame_blanks_cover_the_host_code_and_the_join_code():
+    hw = hardware.simulate(clock=hardware.ManualClock())
+    display = TableDisplay(hw.leds)
+    snapshot = Session(Setup(game="duel", seed=2)).snapshot
+    centre = hw.rig.panel("centre")
+    try:
+        assert display.secret_areas() == []
+        display.draw(dataclasses.replace(snapshot, host_code="12345678"))
+        display.draw(snapshot)  # the code was asked for a moment ago: its frames may still be on their way
+        assert display.secret_areas(margin=2.0) == [("centre", 0, 0, centre.width, centre.height)]
+        display.show_pin("406813")
+        assert ("centre", 0, centre.height - 7, centre.width, 7) in display.secret_areas()
+    finally:
+        hw.close()
 
 
 @pytest.mark.parametrize("host", ["rebind.attacker.example:8080", "attacker.example", "10.9.8.7:8080", ""])
@@ -197,7 +217,7 @@ def pavilion_record(start_players: int, listed: int) -> str:
 @pytest.fixture
 def host(kept):
     service = kept[3]
-    return {"X-Host-Token": service.host_login(service.pin, "127.0.0.1")}
+    return {"X-Host-Token": service.host_login(host_code(service.session), "127.0.0.1")}
 
 
 def test_a_record_whose_start_has_other_players_than_it_lists_is_refused(kept, host):
@@ -280,7 +300,7 @@ def test_deeply_nested_json_is_refused_on_every_json_route(client, session, phon
 
 
 def test_a_body_larger_than_its_route_takes_is_refused_before_it_is_read(client, session):
-    big = json.dumps({"pin": "0" * (guards.MAX_BODY_BYTES + 1), "seat": 0})
+    big = json.dumps({"code": "0" * (guards.MAX_BODY_BYTES + 1), "seat": 0})
     answer = client.post("/api/join", data=big, content_type="application/json")
     assert answer.status_code == 413 and answer.json["error"] == "error.too_large"
 
@@ -304,7 +324,7 @@ def test_huge_numbers_in_paths_and_queries_are_refused_not_crashed_on(kept, path
 ])
 def test_crafted_records_are_refused_with_the_reason(kept, host, change, reason):
     client, session, journal, _ = kept
-    finish(session)
+    finish(session, session.call)
     record = {**json.loads(journal.export(1).to_json()), **change}
     answer = client.post("/history/import", json={"record": json.dumps(record)}, headers=host)
     assert answer.status_code == 400 and reason in answer.json["message"], answer.json

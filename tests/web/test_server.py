@@ -23,7 +23,7 @@ def served():
     session = Session(Setup(game="duel", seats=(Seat(kind="phone"), Seat(kind="phone")), seed=3)).start()
     service = RemoteService(session)
     remote = runner.start(service, host="127.0.0.1", port=0)
-    tokens = [service.join(service.pin, seat, "test") for seat in (0, 1)]
+    tokens = [service.join(service.join_code, seat, "test") for seat in (0, 1)]
     yield remote, session, tokens
     remote.close()
     session.stop()
