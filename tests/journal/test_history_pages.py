@@ -64,7 +64,7 @@ def record_text(client, game_id=1):
 
 def finish(session):
     while not session.snapshot.over:
-        session.apply(Play(session.snapshot.current_player, session.snapshot.options[-1]))
+        session.call(Play(session.snapshot.current_player, session.snapshot.options[-1]))
 
 
 def test_the_list_shows_date_players_and_decisions(table):
