@@ -2,6 +2,7 @@
 # state, the move-code ranges, and the nogil functions that generate and play moves.
 from libc.stdint cimport uint64_t
 
+from core_ext._events cimport EventLog
 from core_ext._move cimport Move as _MoveBase
 
 cdef enum:
@@ -88,6 +89,7 @@ cdef struct State:
     signed char drawn_revealed
     signed char kept            # plate awaiting placement, or -1
     signed char tiling_line     # 0-5 during Phase 2
+    EventLog* log               # where the running push records what it does, else NULL
 
 
 cdef int gen_moves(State* s, int* out) noexcept nogil

@@ -19,6 +19,7 @@ import re
 from libc.stdint cimport uint64_t
 from libc.string cimport memset
 
+from core_ext._events cimport EventLog, event_dicts, record
 from core_ext._shared cimport bag_draw, rng_below, rng_next
 
 from core_ext import envelope, game_api, notation
@@ -57,6 +58,49 @@ PENDING = ("setup", "action", "draw", "keep", "return", "place", "order", "line"
 """Names of the decision kinds, as ``Game.pending`` reports them."""
 
 FORMAT_VERSION = 1
+
+# What a push did (docs/notation.md, "What a push did"): kinds recorded by the C
+# code below, and the names of their fields a, b, c (points is its own field).
+cdef enum:
+    E_PLATE_TAKEN, E_PLATE_DRAWN, E_DRAWING_STOPPED, E_PLATE_KEPT, E_PLATE_RETURNED, E_PLATE_PLACED,
+    E_DISPLAY_REFILLED, E_SUN_TAKEN, E_LARGE_SUN_TO_MOON, E_START_TILE_TAKEN, E_MOON_TAKEN, E_MOON_STACKED,
+    E_CHIP_REVEALED, E_CHIP_TAKEN, E_LINE_FILLED, E_TILES_BROKEN, E_PLAYER_SKIPPED, E_TILE_LAID,
+    E_SPECIAL_LAID, E_LINE_BROKEN, E_CHIPS_PAID, E_CHIPS_NOT_PAID, E_PENALTY, E_ROUND_ENDED,
+    E_FACTORIES_REFILLED, E_OBJECTIVE_SCORED, E_SCORE_FLOOR, E_GAME_OVER
+
+EVENTS = (
+    ("plate_taken", ("position", "plate")),
+    ("plate_drawn", ()),
+    ("drawing_stopped", ()),
+    ("plate_kept", ("plate",)),
+    ("plate_returned", ("plate",)),
+    ("plate_placed", ("slot", "plate", "rotation")),
+    ("display_refilled", ("position", "plate")),
+    ("sun_taken", ("factory", "colour", "count")),
+    ("large_sun_to_moon", ("count",)),
+    ("start_tile_taken", ()),
+    ("moon_taken", ("colour", "count")),
+    ("moon_stacked", ("factory", "order")),
+    ("chip_revealed", ("factory", "chip")),
+    ("chip_taken", ("factory", "chip")),
+    ("line_filled", ("line", "colour", "count")),
+    ("tiles_broken", ("colour", "count", "to_tower")),
+    ("player_skipped", ()),
+    ("tile_laid", ("cell", "colour", "to_tower")),
+    ("special_laid", ("cell",)),
+    ("line_broken", ("line", "colour", "count")),
+    ("chips_paid", ("line", "chips")),
+    ("chips_not_paid", ("line",)),
+    ("penalty", ("broken", "start_tile")),
+    ("round_ended", ("round",)),
+    ("factories_refilled", ("round",)),
+    ("objective_scored", ("objective",)),
+    ("score_floor", ()),
+    ("game_over", ()),
+)
+"""Per event kind: its name and the names of the fields it carries."""
+SCORING_EVENTS = frozenset(("plate_drawn", "tile_laid", "special_laid", "penalty", "objective_scored", "score_floor"))
+"""The kinds that carry ``points``: the change they made to the player's score."""
 
 cdef signed char PLATE_SPACE[NPLATES][4]
 cdef signed char PLATE_SPECIAL[NPLATES]
@@ -138,12 +182,16 @@ cdef inline bint lmoon_empty(State* s) noexcept nogil:
 cdef inline void reveal_if_empty(State* s, int f) noexcept nogil:
     """A small factory's chip is revealed once its sun and moon are both empty."""
     if s.fchip[f] >= 0 and s.moon_n[f] == 0 and sun_total(s, f) == 0:
+        if not s.fchip_up[f]:
+            record(s.log, E_CHIP_REVEALED, s.current, f, s.fchip[f], 0, 0)
         s.fchip_up[f] = 1
 
 
 cdef void floor_add(State* s, int p, int colour, int n) noexcept nogil:
     """Broken tiles fill 4 spaces; any further tile goes to the tower (D6)."""
     cdef Player* pl = &s.pl[p]
+    if n > 0:
+        record(s.log, E_TILES_BROKEN, p, colour, n, imax(0, n - (4 - pl.nbroken)), 0)
     while n > 0:
         if pl.nbroken < 4:
             pl.broken[pl.nbroken] = colour
@@ -214,13 +262,16 @@ cdef int run_score(Player* pl, int cell) noexcept nogil:
     return (h if h > 1 else 0) + (v if v > 1 else 0)
 
 
-cdef void lay_tile(State* s, int p, int cell, int colour) noexcept nogil:
-    """Lay a regular tile, score it, then unlock its plate's special field if due (D7)."""
+cdef void lay_tile(State* s, int p, int cell, int colour, int to_tower) noexcept nogil:
+    """Lay a regular tile, score it, then unlock its plate's special field if due (D7);
+    ``to_tower``: the line's other tiles, gone to the tower (for the event only)."""
     cdef Player* pl = &s.pl[p]
     cdef int slot = (cell // 12) * 3 + (cell % 6) // 2
-    cdef int q, k, special_cell = -1
+    cdef int q, k, special_cell = -1, points
     pl.tile[cell] = colour
-    add_score(pl, run_score(pl, cell))
+    points = run_score(pl, cell)
+    add_score(pl, points)
+    record(s.log, E_TILE_LAID, p, cell, colour, to_tower, points)
     if not PLATE_SPECIAL[pl.slot_plate[slot]]:
         return
     for q in range(4):
@@ -233,6 +284,7 @@ cdef void lay_tile(State* s, int p, int cell, int colour) noexcept nogil:
         pl.tile[special_cell] = SPECIAL_TILE
         s.special_supply -= 1
         add_score(pl, special_cell // 6 + 1)
+        record(s.log, E_SPECIAL_LAID, p, special_cell, 0, 0, special_cell // 6 + 1)
 
 
 cdef int shift_stack(State* s) noexcept nogil:
@@ -251,6 +303,7 @@ cdef void refill_display(State* s) noexcept nogil:
     for i in range(3):
         if s.display[i] < 0 and s.nstack > 0:
             s.display[i] = shift_stack(s)
+            record(s.log, E_DISPLAY_REFILLED, -1, i, s.display[i], 0, 0)
 
 
 # ---------------------------------------------------------------------------
@@ -406,6 +459,7 @@ cdef void next_turn(State* s, int first) noexcept nogil:
         s.current = first
         s.pending = P_ACTION
     elif has_action(s, 1 - first):
+        record(s.log, E_PLAYER_SKIPPED, first, 0, 0, 0, 0)
         s.current = 1 - first
         s.pending = P_ACTION
     else:
@@ -424,6 +478,7 @@ cdef void to_line_decision(State* s) noexcept nogil:
         if line_accepts(pl, line, s.hand_colour):
             s.pending = P_LINE
             return
+    record(s.log, E_LINE_FILLED, s.current, 6, s.hand_colour, 0, 0)
     floor_add(s, s.current, s.hand_colour, s.hand_count)
     s.hand_colour = -1
     s.hand_count = 0
@@ -432,7 +487,10 @@ cdef void to_line_decision(State* s) noexcept nogil:
 
 cdef void stack_leftovers(State* s, int f, int* order, int n) noexcept nogil:
     """Leftovers of a small sun go on its moon in ``order`` (bottom first)."""
-    cdef int i
+    cdef int i, packed = 1
+    for i in range(n):
+        packed = packed * 5 + order[i]
+    record(s.log, E_MOON_STACKED, s.current, f, packed, 0, 0)
     for i in range(n):
         s.moon[f][s.moon_n[f]] = order[i]
         s.moon_n[f] += 1
@@ -446,16 +504,20 @@ cdef void stack_leftovers(State* s, int f, int* order, int n) noexcept nogil:
 cdef void take_sun(State* s, int f, int colour) noexcept nogil:
     cdef int c, n = 0
     cdef int order[3]
+    record(s.log, E_SUN_TAKEN, s.current, f, colour, s.sun[f][colour], 0)
     s.hand_colour = colour
     s.hand_count = s.sun[f][colour]
     s.sun[f][colour] = 0
     if f == 0:
+        if sun_total(s, 0) > 0:
+            record(s.log, E_LARGE_SUN_TO_MOON, s.current, sun_total(s, 0), 0, 0, 0)
         for c in range(NCOL):
             s.lmoon[c] += s.sun[0][c]
             s.sun[0][c] = 0
         if s.sp_on_factory and lmoon_empty(s):  # D20
             s.sp_on_factory = 0
             s.sp_holder = s.current
+            record(s.log, E_START_TILE_TAKEN, s.current, 0, 0, 0, 0)
         to_line_decision(s)
     elif sun_colours(s, f) <= 1:
         for c in range(NCOL):
@@ -468,8 +530,19 @@ cdef void take_sun(State* s, int f, int colour) noexcept nogil:
         s.pending = P_ORDER
 
 
+cdef int moon_tiles(State* s, int colour) noexcept nogil:
+    """How many tiles a moon take of ``colour`` gets: the tops of the small moons and the large moon's."""
+    cdef int f, n = s.lmoon[colour]
+    for f in range(1, 5):
+        if s.moon_n[f] > 0 and s.moon[f][s.moon_n[f] - 1] == colour:
+            n += 1
+    return n
+
+
 cdef void take_moon(State* s, int colour) noexcept nogil:
     cdef int f, n = 0
+    cdef bint start_tile = False
+    record(s.log, E_MOON_TAKEN, s.current, colour, moon_tiles(s, colour), 0, 0)
     for f in range(1, 5):
         if s.moon_n[f] > 0 and s.moon[f][s.moon_n[f] - 1] == colour:
             s.moon_n[f] -= 1
@@ -481,6 +554,9 @@ cdef void take_moon(State* s, int colour) noexcept nogil:
         if s.sp_on_factory:
             s.sp_on_factory = 0
             s.sp_holder = s.current
+            start_tile = True
+    if start_tile:
+        record(s.log, E_START_TILE_TAKEN, s.current, 0, 0, 0, 0)
     s.hand_colour = colour
     s.hand_count = n
     to_line_decision(s)
@@ -489,6 +565,7 @@ cdef void take_moon(State* s, int colour) noexcept nogil:
 cdef void return_plate(State* s, int plate) noexcept nogil:
     """Put a drawn plate under the stack; the last one follows by itself."""
     cdef int i, j = 0
+    record(s.log, E_PLATE_RETURNED, s.current, plate, 0, 0, 0)
     s.stack[s.nstack] = plate
     s.stack_seen[s.nstack] = 1
     s.nstack += 1
@@ -506,6 +583,7 @@ cdef void return_plate(State* s, int plate) noexcept nogil:
 
 cdef void keep_plate(State* s, int plate) noexcept nogil:
     cdef int i, j = 0
+    record(s.log, E_PLATE_KEPT, s.current, plate, 0, 0, 0)
     s.kept = plate
     for i in range(s.ndrawn):
         if s.drawn[i] != plate:
@@ -522,6 +600,7 @@ cdef void keep_plate(State* s, int plate) noexcept nogil:
 
 
 cdef void stop_drawing(State* s) noexcept nogil:
+    record(s.log, E_DRAWING_STOPPED, s.current, 0, 0, 0, 0)
     s.drawn_revealed = 1
     if s.ndrawn == 1:
         keep_plate(s, s.drawn[0])
@@ -531,7 +610,9 @@ cdef void stop_drawing(State* s) noexcept nogil:
 
 cdef void draw_plate(State* s) noexcept nogil:
     """One paid draw from the stack (1 point, free at 0: D10, D21)."""
+    cdef int before = s.pl[s.current].score
     add_score(&s.pl[s.current], -1)
+    record(s.log, E_PLATE_DRAWN, s.current, 0, 0, 0, s.pl[s.current].score - before)
     s.drawn[s.ndrawn] = shift_stack(s)
     s.ndrawn += 1
     if s.reveal_each:
@@ -543,6 +624,7 @@ cdef void draw_plate(State* s) noexcept nogil:
 
 
 cdef void place_plate(State* s, int slot, int rotation) noexcept nogil:
+    record(s.log, E_PLATE_PLACED, s.current, slot, s.kept, rotation, 0)
     set_plate(&s.pl[s.current], slot, s.kept, rotation)
     s.kept = -1
     if s.setup_stage < 2:
@@ -566,6 +648,7 @@ cdef void place_hand(State* s, int line) noexcept nogil:
             put = s.hand_count
         pl.line_count[line] += put
         pl.line_colour[line] = s.hand_colour
+    record(s.log, E_LINE_FILLED, s.current, line, s.hand_colour, put, 0)
     floor_add(s, s.current, s.hand_colour, s.hand_count - put)
     s.hand_colour = -1
     s.hand_count = 0
@@ -630,10 +713,11 @@ cdef void tile_line(State* s, int cell) noexcept nogil:
     """The pending line's rightmost tile goes to ``cell``; its other tiles to the tower."""
     cdef Player* pl = &s.pl[s.current]
     cdef int line = s.tiling_line, colour = pl.line_colour[line]
-    s.tower[colour] += pl.line_count[line] - 1
+    cdef int to_tower = pl.line_count[line] - 1
+    s.tower[colour] += to_tower
     pl.line_count[line] = 0
     pl.line_colour[line] = -1
-    lay_tile(s, s.current, cell, colour)
+    lay_tile(s, s.current, cell, colour, to_tower)
     s.tiling_line += 1
 
 
@@ -673,6 +757,7 @@ cdef void continue_tiling(State* s) noexcept nogil:
             s.pending = P_PAY
             return
         if nfit == 0 and slot_row_full(pl, line):  # unplaceable (4.2 2b, D11)
+            record(s.log, E_LINE_BROKEN, s.current, line, pl.line_colour[line], count, 0)
             break_line(s, s.current, line)
         s.tiling_line += 1
     end_round(s)
@@ -682,6 +767,7 @@ cdef void pay_chips(State* s, int code) noexcept nogil:
     cdef Player* pl = &s.pl[s.current]
     cdef int t, x, nfit
     cdef int cells[6]
+    record(s.log, E_CHIPS_PAID, s.current, s.tiling_line, code - C_PAY, 0, 0)
     code -= C_PAY
     for t in range(NCHIP):
         x = code % 3
@@ -751,11 +837,14 @@ cdef int objective_points(Player* pl, int objective) noexcept nogil:
 
 cdef void end_round(State* s) noexcept nogil:
     """Penalties (4.3), then Phase 3 or, after round 5, the final scoring (D17)."""
-    cdef int p, i, total
+    cdef int p, i, total, before, points
     cdef Player* pl
     for p in range(2):
         pl = &s.pl[p]
+        before = pl.score
         add_score(pl, -(BROKEN_SUM[pl.nbroken] + (2 if s.sp_holder == p else 0)))
+        if pl.score != before or pl.nbroken or s.sp_holder == p:
+            record(s.log, E_PENALTY, p, pl.nbroken, s.sp_holder == p, 0, pl.score - before)
         for i in range(pl.nbroken):
             s.tower[pl.broken[i]] += 1
         pl.nbroken = 0
@@ -766,11 +855,18 @@ cdef void end_round(State* s) noexcept nogil:
             pl.score_before_final = pl.score
             total = 0
             for i in range(s.nobjectives):
-                total += objective_points(pl, s.objectives[i])
+                points = objective_points(pl, s.objectives[i])
+                record(s.log, E_OBJECTIVE_SCORED, p, s.objectives[i], 0, 0, points)
+                total += points
             add_score(pl, total)
+            if pl.score != pl.score_before_final + total:
+                record(s.log, E_SCORE_FLOOR, p, 0, 0, 0, pl.score - pl.score_before_final - total)
         s.current = s.starting_player if s.sp_holder < 0 else s.sp_holder
         s.pending = P_OVER
+        record(s.log, E_ROUND_ENDED, -1, s.round, 0, 0, 0)
+        record(s.log, E_GAME_OVER, -1, 0, 0, 0, 0)
         return
+    record(s.log, E_ROUND_ENDED, -1, s.round, 0, 0, 0)
     for p in range(2):
         s.pl[p].plates_taken = 0
         s.pl[p].chips_taken = 0
@@ -780,6 +876,7 @@ cdef void end_round(State* s) noexcept nogil:
     s.sp_holder = -1
     refill_factories(s)
     s.round += 1
+    record(s.log, E_FACTORIES_REFILLED, -1, s.round, 0, 0, 0)
     next_turn(s, s.starting_player)
 
 
@@ -890,6 +987,7 @@ cdef void apply_move(State* s, int code) noexcept nogil:
     cdef int order[3]
     cdef int k
     if code < C_STACK:
+        record(s.log, E_PLATE_TAKEN, s.current, code - C_DISPLAY, s.display[code - C_DISPLAY], 0, 0)
         s.kept = s.display[code - C_DISPLAY]
         s.display[code - C_DISPLAY] = -1
         if s.pending == P_ACTION:
@@ -907,6 +1005,7 @@ cdef void apply_move(State* s, int code) noexcept nogil:
         take_moon(s, code - C_MOON)
     elif code < C_KEEP:
         k = code - C_CHIP + 1
+        record(s.log, E_CHIP_TAKEN, s.current, k, s.fchip[k], 0, 0)
         pl.chips[s.fchip[k]] += 1
         pl.chips_taken += 1
         s.fchip[k] = -1
@@ -936,6 +1035,7 @@ cdef void apply_move(State* s, int code) noexcept nogil:
             order[2] = k % 5
             stack_leftovers(s, s.order_factory, order, 3)
     elif code == C_NOPAY:
+        record(s.log, E_CHIPS_NOT_PAID, s.current, s.tiling_line, 0, 0, 0)
         s.tiling_line += 1
         continue_tiling(s)
     else:
@@ -1243,6 +1343,30 @@ cdef class Move(_MoveBase):
         return tuple(face for face, n in zip(CHIP_TYPES, _chip_counts(self.code)) for _ in range(n))
 
 
+def _moon_order(int packed):
+    """The colours of a ``moon_stacked`` event, bottom first (packed base 5 under a leading 1)."""
+    letters = []
+    while packed > 1:
+        letters.append(COLOURS[packed % 5])
+        packed //= 5
+    return "".join(reversed(letters))
+
+
+_EVENT_FIELDS = {
+    "position": lambda i: i + 1,
+    "slot": lambda i: i + 1,
+    "colour": COLOURS.__getitem__,
+    "order": _moon_order,
+    "chip": CHIP_TYPES.__getitem__,
+    "line": lambda i: 0 if i == 6 else i + 1,
+    "cell": lambda cell: (cell // 6 + 1, cell % 6 + 1),
+    "chips": lambda code: list(Move.from_code(C_PAY + code).chips),
+    "objective": OBJECTIVES.__getitem__,
+    "start_tile": bool,
+}
+"""How an event field's integer reads in the event dicts (docs/notation.md)."""
+
+
 cdef inline Move interned(int code):
     """One shared Move instance per code, so move lists allocate nothing per move."""
     cdef Move move = _INTERNED[code]
@@ -1374,6 +1498,13 @@ cdef class Game:
             result.append(parts)
         return result
 
+    def objective_progress(self):
+        """Per objective in play: its name and each seat's points toward it now (the final scoring's
+        value if the game ended here)."""
+        return [(OBJECTIVES[self.s.objectives[i]],
+                 [objective_points(&self.s.pl[p], self.s.objectives[i]) for p in range(2)])
+                for i in range(self.s.nobjectives)]
+
     # -- moves --------------------------------------------------------------
 
     def legal_codes(self):
@@ -1388,14 +1519,25 @@ cdef class Game:
         return [interned(options[i]) for i in range(n)]
 
     def push_code(self, int code):
-        """Play the option ``code``; raises :class:`IllegalMoveError` if it is not legal now."""
+        """Play the option ``code`` and return what it did (see :meth:`push`);
+        raises :class:`IllegalMoveError` if it is not legal now."""
+        cdef EventLog log
         if not is_legal(&self.s, code):
             raise IllegalMoveError(self._illegal_message(code))
+        log.n = 0
+        self.s.log = &log
         apply_move(&self.s, code)
+        self.s.log = NULL
+        return event_dicts(&log, EVENTS, SCORING_EVENTS, _EVENT_FIELDS)
 
     def push(self, move):
-        """Play a :class:`Move` or its notation; the game is unchanged if this raises."""
-        self.push_code(game_api.move_code(move, Move, "an Azul Duel"))
+        """Play a :class:`Move` or its notation; the game is unchanged if this raises.
+
+        Returns what the decision did, as a list of event dicts: first the
+        decision itself, then everything the game resolved by itself after it
+        (docs/notation.md, "What a push did").
+        """
+        return self.push_code(game_api.move_code(move, Move, "an Azul Duel"))
 
     def _illegal_message(self, int code):
         text = str(Move.from_code(code)) if 0 <= code < NCODES and code != C_PAY else f"code {code}"

@@ -134,6 +134,10 @@ class StateReader:
         """A list of nested objects, as readers."""
         return [StateReader(item, f"{self._path}.{key}[{i}]") for i, item in enumerate(self.list(key, length))]
 
+    def has(self, key):
+        """Whether ``key`` is present (for a derived field that older files lack)."""
+        return key in self._obj
+
     def done(self):
         """Reject keys that were never read: a typo in a hand-written position must not pass silently."""
         extra = set(self._obj) - self._seen

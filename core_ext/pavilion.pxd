@@ -3,6 +3,7 @@
 # generate, play and score moves.
 from libc.stdint cimport uint64_t
 
+from core_ext._events cimport EventLog
 from core_ext._move cimport Move as _MoveBase
 
 cdef enum:
@@ -45,6 +46,7 @@ cdef struct Player:
     signed char passed
 
 cdef struct State:
+    EventLog* log               # where the running push records what it does, else NULL
     uint64_t rng
     Player pl[MAX_PLAYERS]
     int bag[NCOL]

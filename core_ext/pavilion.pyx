@@ -23,6 +23,7 @@ import re
 from libc.stdint cimport uint64_t
 from libc.string cimport memset
 
+from core_ext._events cimport EventLog, event_dicts, record
 from core_ext._move cimport Move as _MoveBase
 from core_ext._shared cimport bag_draw, rng_below, rng_next
 
@@ -95,6 +96,42 @@ PENDING = ("draft", "place", "pay", "bonus", "keep", "over")
 """Names of the decision kinds, as ``Game.pending`` reports them."""
 
 FORMAT_VERSION = 1
+
+# What a push did (docs/notation.md, "What a push did"): kinds recorded by the C
+# code below, and the names of their fields a, b, c (points is its own field).
+cdef enum:
+    E_TILES_TAKEN, E_WILD_TAKEN, E_REST_TO_CENTRE, E_START_TOKEN_TAKEN, E_SPACE_CHOSEN, E_TILE_PLACED,
+    E_STRUCTURE_COMPLETED, E_BONUS_OWED, E_SUPPLY_EMPTIED, E_BONUS_TAKEN, E_PASSED, E_TILE_KEPT,
+    E_TILES_DISCARDED, E_SUPPLY_REFILLED, E_ROUND_ENDED, E_FACTORIES_REFILLED, E_CORNERS_RETURNED,
+    E_STAR_SCORED, E_NUMBER_SCORED, E_LEFTOVER, E_GAME_OVER
+
+EVENTS = (
+    ("tiles_taken", ("factory", "colour", "count")),
+    ("wild_taken", ("colour",)),
+    ("rest_to_centre", ("factory", "count")),
+    ("start_token_taken", ()),
+    ("space_chosen", ("space", "colour")),
+    ("tile_placed", ("space", "colour", "wilds")),
+    ("structure_completed", ("structure",)),
+    ("bonus_owed", ("count",)),
+    ("supply_emptied", ("count",)),
+    ("bonus_taken", ("colour",)),
+    ("passed", ()),
+    ("tile_kept", ("colour",)),
+    ("tiles_discarded", ("count",)),
+    ("supply_refilled", ("count",)),
+    ("round_ended", ("round",)),
+    ("factories_refilled", ("round",)),
+    ("corners_returned", ("count",)),
+    ("star_scored", ("star",)),
+    ("number_scored", ("number",)),
+    ("leftover", ("count",)),
+    ("game_over", ()),
+)
+"""Per event kind: its name and the names of the fields it carries."""
+SCORING_EVENTS = frozenset(("start_token_taken", "tile_placed", "tiles_discarded", "star_scored", "number_scored",
+                            "leftover"))
+"""The kinds that carry ``points``: the change they made to the player's score."""
 
 
 
@@ -241,6 +278,21 @@ cdef int completed_bonus(Player* pl, int space) noexcept nogil:
     return owed
 
 
+cdef void record_completed(State* s, Player* pl, int space) noexcept nogil:
+    """Record each structure that the tile just laid on ``space`` completes (for the events only)."""
+    cdef int j, k, st, other
+    cdef bint full
+    for j in range(SPACE_NSTRUCTS[space]):
+        st = SPACE_STRUCT[space][j]
+        full = True
+        for k in range(STRUCT_NSPACES[st]):
+            other = STRUCT_SPACE[st][k]
+            if pl.board[other // 6][other % 6] < 0:
+                full = False
+        if full:
+            record(s.log, E_STRUCTURE_COMPLETED, s.current, st, 0, 0, 0)
+
+
 cdef int star_bonus(signed char* star) noexcept nogil:
     """A completed star scores its colour's value when single-coloured, else 12; 0 if not complete."""
     cdef int i
@@ -270,13 +322,15 @@ cdef int number_bonus(State* s, Player* pl, int number) noexcept nogil:
 
 cdef void fill_supply(State* s) noexcept nogil:
     """Fill the supply's empty spaces from the bag, then the tower (S5)."""
-    cdef int total = total6(s.supply), c
+    cdef int total = total6(s.supply), c, before = total6(s.supply)
     while total < SUPPLY_SPACES:
         c = bag_draw(s.bag, s.tower, NCOL, &s.rng)
         if c < 0:
-            return
+            break
         s.supply[c] += 1
         total += 1
+    if total > before:
+        record(s.log, E_SUPPLY_REFILLED, -1, total - before, 0, 0, 0)
 
 
 cdef void fill_factories(State* s) noexcept nogil:
@@ -363,9 +417,10 @@ cdef void take(State* s, int source, int colour) noexcept nogil:
     tile where only wild tiles are left; a factory's rest goes to the centre."""
     cdef Player* pl = &s.pl[s.current]
     cdef signed char* pool = &s.centre[0]
-    cdef int w = wild_colour(s), n = 1, c
+    cdef int w = wild_colour(s), n = 1, c, before
     if source != CENTRE_SOURCE:
         pool = &s.factory[source][0]
+    record(s.log, E_TILES_TAKEN, s.current, source, colour, 1 if colour == w else pool[colour], 0)
     if colour != w:
         n = pool[colour]
         pl.hand[colour] += n
@@ -374,13 +429,19 @@ cdef void take(State* s, int source, int colour) noexcept nogil:
         pool[w] -= 1
         pl.hand[w] += 1
         n += colour != w
+        if colour != w:
+            record(s.log, E_WILD_TAKEN, s.current, w, 0, 0, 0)
     if source != CENTRE_SOURCE:
+        if total6(pool) > 0:
+            record(s.log, E_REST_TO_CENTRE, s.current, source, total6(pool), 0, 0)
         for c in range(NCOL):
             s.centre[c] += pool[c]
             pool[c] = 0
     elif s.token_holder < 0:
         s.token_holder = s.current
+        before = pl.score
         lose_points(pl, n)  # every tile taken this turn, the wild one included
+        record(s.log, E_START_TOKEN_TAKEN, s.current, 0, 0, 0, pl.score - before)
     if drafting_left(s):
         s.current = (s.current + 1) % s.nplayers
     else:
@@ -399,11 +460,16 @@ cdef void pay(State* s, int wilds) noexcept nogil:
     s.tower[w] += wilds
     pl.board[star][pos] = colour
     pl.score += ring_run(pl.board[star], pos)
+    record(s.log, E_TILE_PLACED, s.current, star * 6 + pos, colour, wilds, ring_run(pl.board[star], pos))
+    record_completed(s, pl, star * 6 + pos)
     s.place_star = -1
     owed = completed_bonus(pl, star * 6 + pos)
+    if owed > 0:
+        record(s.log, E_BONUS_OWED, s.current, owed, 0, 0, 0)
     if owed == 0:
         end_turn(s)
     elif total6(s.supply) <= owed:  # the supply cannot cover it: all of it, the rest is lost (S3, S12)
+        record(s.log, E_SUPPLY_EMPTIED, s.current, total6(s.supply), 0, 0, 0)
         for c in range(NCOL):
             pl.hand[c] += s.supply[c]
             s.supply[c] = 0
@@ -414,6 +480,7 @@ cdef void pay(State* s, int wilds) noexcept nogil:
 
 
 cdef void take_bonus(State* s, int colour) noexcept nogil:
+    record(s.log, E_BONUS_TAKEN, s.current, colour, 0, 0, 0)
     s.supply[colour] -= 1
     s.pl[s.current].hand[colour] += 1
     s.bonus_owed -= 1
@@ -424,12 +491,13 @@ cdef void take_bonus(State* s, int colour) noexcept nogil:
 cdef void discard_rest(State* s) noexcept nogil:
     """The end of a pass: every tile not kept goes to the tower at 1 point each (floor 1)."""
     cdef Player* pl = &s.pl[s.current]
-    cdef int c, n = 0
+    cdef int c, n = 0, before = pl.score
     for c in range(NCOL):
         s.tower[c] += pl.hand[c]
         n += pl.hand[c]
         pl.hand[c] = 0
     lose_points(pl, n)
+    record(s.log, E_TILES_DISCARDED, s.current, n, 0, 0, pl.score - before)
     end_turn(s)
 
 
@@ -439,17 +507,21 @@ cdef void end_round(State* s) noexcept nogil:
     cdef Player* pl
     for p in range(s.nplayers):
         s.pl[p].passed = 0
+    record(s.log, E_ROUND_ENDED, -1, s.round, 0, 0, 0)
     if s.round == FINAL_ROUND:
         final_scoring(s)
         return
     s.round += 1
     fill_factories(s)
+    record(s.log, E_FACTORIES_REFILLED, -1, s.round, 0, 0, 0)
     fill_supply(s)
     if s.token_holder >= 0:
         s.start_player = s.token_holder
     s.token_holder = -1
     for p in range(s.nplayers):
         pl = &s.pl[p]
+        if total6(pl.corner) > 0:
+            record(s.log, E_CORNERS_RETURNED, p, total6(pl.corner), 0, 0, 0)
         for c in range(NCOL):
             pl.hand[c] += pl.corner[c]
             pl.corner[c] = 0
@@ -467,11 +539,17 @@ cdef int final_bonus(State* s, Player* pl) noexcept nogil:
 
 cdef void final_scoring(State* s) noexcept nogil:
     """Stars and numbers first, then -1 per leftover tile, floor 1 (S6)."""
-    cdef int p, c, n
+    cdef int p, c, n, star, number, before
     cdef Player* pl
     for p in range(s.nplayers):
         pl = &s.pl[p]
         pl.score_before_final = pl.score
+        for star in range(NSTAR):
+            if star_bonus(pl.board[star]):
+                record(s.log, E_STAR_SCORED, p, star, 0, 0, star_bonus(pl.board[star]))
+        for number in range(1, 5):
+            if number_bonus(s, pl, number):
+                record(s.log, E_NUMBER_SCORED, p, number, 0, 0, number_bonus(s, pl, number))
         pl.score += final_bonus(s, pl)
         n = 0
         for c in range(NCOL):
@@ -480,8 +558,12 @@ cdef void final_scoring(State* s) noexcept nogil:
             pl.hand[c] = 0
             pl.corner[c] = 0
         pl.leftover = n
+        before = pl.score
         lose_points(pl, n)
+        if n:
+            record(s.log, E_LEFTOVER, p, n, 0, 0, pl.score - before)
     s.pending = P_OVER
+    record(s.log, E_GAME_OVER, -1, 0, 0, 0, 0)
 
 
 # ---------------------------------------------------------------------------
@@ -573,7 +655,9 @@ cdef void apply_move(State* s, int code) noexcept nogil:
         s.place_pos = (k // 6) % 6
         s.place_colour = k % 6
         s.pending = P_PAY
+        record(s.log, E_SPACE_CHOSEN, s.current, k // 6, k % 6, 0, 0)
     elif code == C_PASS:
+        record(s.log, E_PASSED, s.current, 0, 0, 0, 0)
         pl.passed = 1
         s.pending = P_KEEP
     elif code < C_BONUS:
@@ -581,6 +665,7 @@ cdef void apply_move(State* s, int code) noexcept nogil:
     elif code < C_KEEP:
         take_bonus(s, code - C_BONUS)
     elif code < C_DISCARD:
+        record(s.log, E_TILE_KEPT, s.current, code - C_KEEP, 0, 0, 0)
         pl.hand[code - C_KEEP] -= 1
         pl.corner[code - C_KEEP] += 1
     else:
@@ -622,6 +707,15 @@ cdef int play_out(State* s, uint64_t* chooser) noexcept nogil:
 # ---------------------------------------------------------------------------
 # Moves: codes <-> notation
 # ---------------------------------------------------------------------------
+
+_EVENT_FIELDS = {
+    "factory": lambda source: 0 if source == CENTRE_SOURCE else source + 1,
+    "colour": COLOURS.__getitem__,
+    "space": lambda space: f"{STARS[space // 6]}{space % 6 + 1}",
+    "structure": lambda st: BOARD["structures"][st][0],
+    "star": STARS.__getitem__,
+}
+"""How an event field's integer reads in the event dicts (docs/notation.md)."""
 
 cdef list _INTERNED = [None] * NCODES
 
@@ -876,16 +970,27 @@ cdef class Game:
         return [interned(options[i]) for i in range(n)]
 
     def push_code(self, int code):
-        """Play the option ``code``; raises :class:`IllegalMoveError` if it is not legal now."""
+        """Play the option ``code`` and return what it did (see :meth:`push`);
+        raises :class:`IllegalMoveError` if it is not legal now."""
+        cdef EventLog log
         if not is_legal(&self.s, code):
             text = str(Move.from_code(code)) if 0 <= code < NCODES else str(code)
             raise IllegalMoveError(game_api.illegal_message(text, self))
+        log.n = 0
+        self.s.log = &log
         apply_move(&self.s, code)
         settle(&self.s)
+        self.s.log = NULL
+        return event_dicts(&log, EVENTS, SCORING_EVENTS, _EVENT_FIELDS)
 
     def push(self, move):
-        """Play a :class:`Move` or its notation; the game is unchanged if this raises."""
-        self.push_code(game_api.move_code(move, Move, "a Summer Pavilion"))
+        """Play a :class:`Move` or its notation; the game is unchanged if this raises.
+
+        Returns what the decision did, as a list of event dicts: first the
+        decision itself, then everything the game resolved by itself after it,
+        the single-option decisions included (docs/notation.md, "What a push did").
+        """
+        return self.push_code(game_api.move_code(move, Move, "a Summer Pavilion"))
 
     def random_playout(self, seed=None):
         """Play to the end in place with uniformly random options (in C); returns the scores."""
@@ -933,6 +1038,7 @@ cdef class Game:
                 "corners": [pl.corner[c] for c in range(NCOL)],
                 "board": ["".join([_tile_letter(pl.board[star][i]) for i in range(6)]) for star in range(NSTAR)],
                 "passed": bool(pl.passed),
+                "structures": _claimed(pl),
             })
         return {
             "players": s.nplayers,
@@ -971,6 +1077,20 @@ cdef class Game:
 
 def _tile_letter(int tile):
     return "." if tile < 0 else COLOURS[tile]
+
+
+cdef list _claimed(Player* pl):
+    """Names of the structures (pillars, statues, windows) whose spaces are all covered, in board order."""
+    cdef int st, k, space
+    claimed = []
+    for st in range(NSTRUCT):
+        for k in range(STRUCT_NSPACES[st]):
+            space = STRUCT_SPACE[st][k]
+            if pl.board[space // 6][space % 6] < 0:
+                break
+        else:
+            claimed.append(BOARD["structures"][st][0])
+    return claimed
 
 
 # ---------------------------------------------------------------------------
@@ -1050,6 +1170,8 @@ cdef void _read_state(State* s, reader) except *:
         # Passing belongs to Phase 2; drafting positions saved before it was cleared at a round's end
         # still carry last round's flags, which mean nothing there.
         pl.passed = seat.bool("passed") and s.pending != P_DRAFT
+        if seat.has("structures") and seat.list("structures") != _claimed(pl):  # derived; older files lack it
+            raise InvalidStateError(f"state.seats[{p}].structures must be {_claimed(pl)} for its board")
         seat.done()
     reader.done()
     if tiles != [TILES_PER_COLOUR] * NCOL:
