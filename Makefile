@@ -15,7 +15,7 @@ PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 VENV_OPTIONS := $(strip $(if $(RIG),--rig '$(RIG)') $(if $(DEVICE_TREE),--device-tree '$(DEVICE_TREE)'))
 
-.PHONY: run test bench build translations clean install uninstall
+.PHONY: run test bench build translations golden clean install uninstall
 
 $(INSTALLED): pyproject.toml setup.py tools/make_venv.py
 	@test -n "$(PYTHON)" || exit 1
@@ -33,7 +33,7 @@ build: $(INSTALLED)
 # views and templates): refresh the template and every language's .po file, then
 # translate the new entries in each .po (an empty msgstr shows English).
 translations: $(INSTALLED)
-	$(BABEL) extract -F babel.cfg -k P_:1,2 -k C_:1c,2 --no-wrap --sort-by-file \
+	$(BABEL) extract -F babel.cfg -k P_:1,2 -k C_:1c,2 --no-wrap --no-location --sort-output \
 		--project azul-table --version 0.1.0 --copyright-holder azul-table -o $(CATALOGUES)/messages.pot .
 	$(BABEL) update --no-wrap --ignore-obsolete -i $(CATALOGUES)/messages.pot -d $(CATALOGUES)
 
@@ -44,6 +44,11 @@ run: build
 test: build
 	$(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests" >&2; exit 1; fi; exit $$rc
+
+# After a deliberate change of the phone page's board drawing: rewrite the golden pictures of
+# tests/web/golden/ (one per decision kind of each game), then look at them before committing.
+golden: build
+	UPDATE_GOLDEN=1 $(PY) -m pytest -q tests/web/test_board_touch.py -k whole
 
 bench: build
 	$(PY) -m benchmarks

@@ -15,6 +15,7 @@ class GameSpec:
     uncovered: Callable  # to_dict() -> what a decision can uncover: the RNG and every face-down thing
     turn_starts: tuple  # pending kinds that begin a turn; other kinds continue the turn in progress
     public: Callable = dict  # to_dict() -> what every player may see (phones get only this)
+    progress: Callable = lambda game: ()  # game -> ((objective, points per seat), ...) toward the final scoring
 
     @property
     def module(self):
@@ -94,6 +95,7 @@ def _duel_public(state):
         for plate in state["drawn"]
     ]
     public["players"] = [{**player, "dome_spaces": _dome_spaces(player, plate_spaces)} for player in state["players"]]
+    public["kept_spaces"] = [plate_spaces(state["kept"], r) for r in range(4)] if state["kept"] >= 0 else None
     return public
 
 
@@ -111,14 +113,24 @@ def _dome_spaces(player, plate_spaces):
 
 
 def _pavilion_public(state):
-    """The Pavilion state without the RNG (the bag is per-colour counts, which play reveals anyway)."""
-    return {key: value for key, value in state.items() if key != "rng"}
+    """The Pavilion state without the RNG (the bag is per-colour counts, which play reveals anyway);
+    added for drawing: the cost printed on each space, per star in ``STARS`` order."""
+    from core_ext.pavilion import BOARD, STARS
+
+    public = {key: value for key, value in state.items() if key != "rng"}
+    if state["side"] == "coloured":
+        public["costs"] = [[1, 2, 3, 4, 5, 6] for _ in STARS]
+    else:
+        numbers = BOARD["monochrome_numbers"]
+        public["costs"] = [list(numbers["centre" if star == "C" else "outer"]) for star in STARS]
+    return public
 
 
 GAMES = {
     "duel": GameSpec("duel", "Azul Duel", 2, 2,
                      {"stack_reveal": ("end", "each"), "objectives": _duel_objective_choices()},
-                     _duel_uncovered, ("setup", "action"), _duel_public),
+                     _duel_uncovered, ("setup", "action"), _duel_public,
+                     lambda game: tuple(game.objective_progress())),
     "pavilion": GameSpec("pavilion", "Azul: Summer Pavilion", 2, 4, {"side": ("coloured", "monochrome")},
                          _pavilion_uncovered, ("draft", "place"), _pavilion_public),
 }

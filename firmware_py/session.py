@@ -119,6 +119,13 @@ class RequestUndo:
 
 
 @dataclasses.dataclass(frozen=True)
+class StepBack:
+    """Take back one's own last decision within the turn, as BACK does at the rig (nobody is asked)."""
+
+    seat: int
+
+
+@dataclasses.dataclass(frozen=True)
 class AnswerUndo:
     seat: int
     accept: bool
@@ -218,14 +225,18 @@ class Snapshot:
     pending: str
     current_player: Optional[int]
     options: tuple  # notation of each legal option, in the game's order
+    previews: tuple  # per option: the events it would make (docs/notation.md), for showing before choosing
     cursors: tuple  # per seat: index of the highlighted option, or None
     history: tuple  # (seat, notation) of every decision so far
+    last_events: tuple  # what the last decision did: the core's events (docs/notation.md), () before the first
     scores: tuple
+    progress: tuple  # Duel: (objective, points per seat) toward the final scoring so far
     over: bool
     winners: tuple
     breakdown: tuple  # final scoring parts per seat, once over
     flash: Optional[tuple]  # (seat or None, message) of the last rejected input
     undo_request: Optional[UndoRequest]
+    step_back: bool  # the current player may take back its last decision (BACK, StepBack)
     hint: Optional[tuple]  # (seat, notation) of the computer's suggestion for the pending decision
     menu: Optional[tuple]  # (items, index) while the HOST menu is open
     settings: tuple  # (("brightness", b), ("hints", h), ("palette", p))
@@ -399,6 +410,8 @@ class Session:
             self._play(command.seat, command.move, command.version)
         elif isinstance(command, Press):
             self._press(command)
+        elif isinstance(command, StepBack):
+            self._step_back(command.seat)
         elif isinstance(command, RequestUndo):
             self._request_undo(command.seat)
         elif isinstance(command, AnswerUndo):
@@ -489,6 +502,7 @@ class Session:
         self._hint = None
         self._options = self.game.legal_moves()
         self._notations = tuple(str(m) for m in self._options)
+        self._previews = tuple(tuple(self.game.copy().push(m)) for m in self._options)
         for seat, controls in enumerate(self._controls):
             controls.reset(len(self._options) if seat == self.game.current_player else 0)
 
@@ -531,6 +545,11 @@ class Session:
         last = self._decisions[-1]
         mid_turn = self.game.pending not in games.spec(self.setup.game).turn_starts
         return mid_turn and last.seat == seat and self.game.current_player == seat and not last.revealed
+
+    def _step_back(self, seat):
+        if not self._can_step_back(seat):
+            raise CommandRejected("nothing to step back to")
+        self._revert("back")
 
     def _revert(self, reason):
         if self._journal is not None:
@@ -609,9 +628,7 @@ class Session:
             self._request_hint(seat)  # no undo request waits for this seat: a hint, shown by its highlight
             return
         if press.button == "BACK":
-            if not self._can_step_back(seat):
-                raise CommandRejected("nothing to step back to")
-            self._revert("back")
+            self._step_back(seat)
             return
         self._check_seat(seat)
         controls = self._controls[seat]
@@ -703,14 +720,18 @@ class Session:
             pending=game.pending,
             current_player=None if over else game.current_player,
             options=self._notations,
+            previews=self._previews,
             cursors=tuple(c.index if c.count else None for c in self._controls),
             history=tuple((d.seat, d.notation) for d in self._decisions),
+            last_events=self._last_events(),
             scores=tuple(game.scores()),
+            progress=games.spec(self.setup.game).progress(game),
             over=over,
             winners=tuple(game.winners()) if over else (),
             breakdown=tuple(game.final_breakdown()) if over else (),
             flash=self._flash,
             undo_request=self._undo_request,
+            step_back=not over and self._can_step_back(game.current_player),
             hint=self._hint,
             menu=self._menu.view(),
             settings=tuple(sorted(self._settings.items())),
@@ -719,6 +740,14 @@ class Session:
             resumed=self._resumed,
             run=self._run_name,
         )
+
+    def _last_events(self):
+        """The events of the last decision, replayed from the position before it (the RNG is in
+        the position, so they are the ones the push made, also after a resume)."""
+        if not self._decisions:
+            return ()
+        last = self._decisions[-1]
+        return tuple(last.before.copy().push(last.notation))
 
     def _publish(self):
         """Hand a new snapshot to everyone; screens drawn before the last change of position go stale."""

@@ -14,7 +14,7 @@ from firmware_py import games, records
 from firmware_py.controls import HostMenu
 from firmware_py.session import (
     AI_LEVELS, MAX_NAME, SEAT_KINDS, AnswerUndo, ChangeSettings, CommandRejected, Play, RequestHint, RequestUndo, Seat,
-    Setup,
+    Setup, StepBack,
 )
 from web_remote import guards, i18n, payload
 from web_remote.guards import BadRequest, field, json_body, language, service
@@ -108,6 +108,13 @@ def move():
         raise BadRequest("error.invalid_field", field="option")
     version = field(body, "version", int, required=False)
     return jsonify(version=_command(Play(g.seat, option, version, g.credential)))
+
+
+@bp.post("/back")
+@guards.seat_required
+def step_back():
+    """Take back the seat's own last decision within its turn (as BACK at the rig): nobody is asked."""
+    return jsonify(version=_command(StepBack(g.seat)))
 
 
 @bp.post("/undo")

@@ -23,6 +23,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
 
 import hardware
+from firmware_py import games
 from firmware_py.display import TableDisplay
 from firmware_py.journal import DamagedGame
 from firmware_py.records import Record, RecordError, position_snapshot
@@ -161,7 +162,19 @@ def replay(game_id):
     return page("history/replay.html", game_id=game_id, game=game, ply=ply, snapshot=snapshot, names=names,
                 moves=moves, total=len(record.moves), shown=shown, downloadable=finished(game_id),
                 winners=", ".join(names[seat] for seat in snapshot.winners),
-                decision=i18n.pending_label(lang, game, snapshot.pending), leds=attached_display() is not None)
+                decision=i18n.pending_label(lang, game, snapshot.pending), leds=attached_display() is not None,
+                board=_board(record, positions, ply, snapshot, names, lang))
+
+
+def _board(record, positions, ply, snapshot, names, lang) -> dict:
+    """What the page's board drawing needs: the public position after ``ply`` and what that move did."""
+    game = record.setup.game
+    board = {"game": game, "state": games.spec(game).public(snapshot.state), "seats": [{"name": n} for n in names],
+             "current_player": snapshot.current_player, "last": None}
+    if ply:
+        events = positions[ply - 1].copy().push(record.moves[ply - 1])
+        board["last"] = {"events": events, "words": i18n.decision_words(lang, game, events, names)}
+    return board
 
 
 @bp.get("/<int:game_id>/table.png")

@@ -181,6 +181,7 @@ REFUSALS = (
     (re.compile(r"is not an option now"), "error.not_an_option"),
     (re.compile(r"the game is over"), "error.game_over"),
     (re.compile(r"there is nothing to undo"), "error.nothing_to_undo"),
+    (re.compile(r"nothing to step back to"), "error.nothing_to_step_back"),
     (re.compile(r"revealed hidden tiles or plates"), "error.undo_revealed"),
     (re.compile(r"nobody asked for an undo"), "error.no_undo_request"),
     (re.compile(r"the undo request waits for (?P<names>.+), not (?P<seat>.+)$"), "error.not_asked"),
@@ -197,3 +198,59 @@ def refusal(language: str, reason: str) -> str:
         if found:
             return translate(language, key, **found.groupdict())
     return translate(language, "error.refused", reason=reason)
+
+
+# -- what a decision did ------------------------------------------------------------
+
+
+def _event_fields(language: str, game: str, event: dict, names) -> dict:
+    """The fields of a core event (docs/notation.md) as the phrases name them."""
+    fields = dict(event)
+    if event.get("player") is not None:
+        fields["name"] = names[event["player"]]
+    if "colour" in event:
+        fields["colour"] = colour_name(language, game, event["colour"])
+    if "count" in event:
+        fields["n"] = event["count"]
+    if "cell" in event:
+        fields["row"], fields["column"] = event["cell"]
+    if "objective" in event:
+        fields["objective"] = translate(language, f"objective.{event['objective']}")
+    if "space" in event:
+        fields["star"], fields["space"] = translate(language, f"star.{event['space'][0]}"), event["space"][1]
+    if "star" in event and "space" not in event:
+        fields["star"] = translate(language, f"star.{event['star']}")
+    return fields
+
+
+def _event_key(game: str, event: dict):
+    """The catalogue key of an event's phrase, or None for what the board shows well enough alone."""
+    kind = event["event"]
+    if kind == "game_over":
+        return "event.game_over"
+    if kind == "sun_taken" and event["factory"] == 0:
+        return "event.duel.large_sun_taken"
+    if kind == "tiles_taken" and event["factory"] == 0:
+        return "event.pavilion.centre_taken"
+    if kind == "structure_completed":
+        return f"event.pavilion.{('pillar', 'statue', 'window')['PSW'.index(event['structure'][0])]}"
+    quiet = (kind == "line_filled" and event["line"] == 0) or (kind in ("penalty", "objective_scored")
+                                                                and not event["points"])
+    key = f"event.{game}.{kind}"
+    return None if quiet or key not in MESSAGES else key
+
+
+def decision_words(language: str, game: str, events, names) -> list:
+    """What a decision did, in words, one phrase per event worth telling (``names``: the seats' names)."""
+    phrases = []
+    for event in events:
+        key = _event_key(game, event)
+        if key is None:
+            continue
+        fields = _event_fields(language, game, event, names)
+        phrase = translate(language, key, **fields)
+        if phrase not in phrases:
+            phrases.append(phrase)
+        if event["event"] == "tile_placed" and event["wilds"]:
+            phrases.append(translate(language, "event.pavilion.wilds_paid", **{**fields, "n": event["wilds"]}))
+    return phrases

@@ -25,6 +25,7 @@ def build(snapshot, language: str) -> dict:
     game = setup.game
     t = functools.partial(i18n.translate, language)
     first = max(0, len(snapshot.history) - HISTORY_SHOWN)
+    names = [seat.name or t("seat.default", n=index + 1) for index, seat in enumerate(setup.seats)]
     return {
         "version": snapshot.version,
         "game_id": snapshot.credentials.key,
@@ -39,7 +40,7 @@ def build(snapshot, language: str) -> dict:
         "current_player": snapshot.current_player,
         "seats": [
             {
-                "name": seat.name or t("seat.default", n=index + 1),
+                "name": names[index],
                 "kind": seat.kind,
                 "kind_label": t(f"kind.{seat.kind}"),
                 "level": seat.level,
@@ -54,8 +55,15 @@ def build(snapshot, language: str) -> dict:
              "label": i18n.option_label(language, game, notation)}
             for offset, (seat, notation) in enumerate(snapshot.history[first:])
         ],
-        "options": [{"notation": option, "label": i18n.option_label(language, game, option)}
-                    for option in snapshot.options],
+        "last": None if not snapshot.history else {
+            "seat": snapshot.history[-1][0], "notation": snapshot.history[-1][1],
+            "events": list(snapshot.last_events),
+            "words": i18n.decision_words(language, game, snapshot.last_events, names)},
+        "options": [{"notation": option, "label": i18n.option_label(language, game, option),
+                     "preview": i18n.decision_words(language, game, _public(events), names)}
+                    for option, events in zip(snapshot.options, snapshot.previews)],
+        "objectives": [{"label": t(f"objective.{name}"), "points": list(points)}
+                       for name, points in snapshot.progress],
         "over": snapshot.over,
         "winners": list(snapshot.winners),
         "breakdown": [
@@ -65,6 +73,7 @@ def build(snapshot, language: str) -> dict:
         "flash": None if snapshot.flash is None else {
             "seat": snapshot.flash[0], "message": i18n.refusal(language, snapshot.flash[1])},
         "undo_request": _undo_request(snapshot, language),
+        "step_back": snapshot.step_back,
         "hint": None if snapshot.hint is None else {"seat": snapshot.hint[0]},  # the move: GET /api/hint
         "settings": dict(snapshot.settings),
         "flags": {name: value for name, value in setup.flags},
@@ -89,6 +98,15 @@ def hint(snapshot, seat: int, language: str):
         return None
     notation = snapshot.hint[1]
     return {"seat": seat, "notation": notation, "label": i18n.option_label(language, snapshot.setup.game, notation)}
+
+
+PREVIEW_HIDDEN = frozenset(("chip_revealed", "display_refilled"))
+"""Events a preview leaves out: they would show a face-down chip or an unseen stack plate."""
+
+
+def _public(preview):
+    """The events of an option's preview that show nothing hidden."""
+    return [event for event in preview if event["event"] not in PREVIEW_HIDDEN]
 
 
 class PayloadCache:

@@ -362,3 +362,38 @@ def test_a_seat_asks_for_a_hint_and_the_host_can_turn_hints_off(client, session,
                                                                 "Accept-Language": "sv"})
     assert refused.status_code == 409 and refused.json["message"] == "Tips är avstängda i det här spelet."
     assert client.get("/api/state").json["settings"]["hints"] is False
+
+
+# -- what a decision did, and stepping back ------------------------------------------------
+
+
+def test_the_last_decision_and_each_options_preview_come_in_words_from_the_core(client, session):
+    snapshot = session.snapshot
+    seat = snapshot.current_player
+    name = snapshot.setup.seats[seat].name
+    preview = client.get("/api/state", headers={"Accept-Language": "en"}).json["options"][0]
+    assert preview["notation"] == "P1" and preview["preview"] == [f"{name} took the dome plate at display position 1"]
+    session.call(Play(seat, "P1"))
+    last = client.get("/api/state", headers={"Accept-Language": "sv"}).json["last"]
+    assert last["seat"] == seat and last["notation"] == "P1"
+    assert last["events"][0]["event"] == "plate_taken" and last["events"][0]["position"] == 1
+    assert last["words"] == [f"{name} tog kupolplattan på plats 1"]
+
+
+def test_a_seat_steps_back_within_its_own_turn_only(client, session, phones):
+    for seat in range(2):
+        phones.join(seat)
+    while session.snapshot.pending != "action":
+        session.call(Play(session.snapshot.current_player, session.snapshot.options[0]))
+    seat = session.snapshot.current_player
+    assert phones.post(seat, "/api/back").status_code == 409  # a turn's first decision: nothing to go back to
+    before = session.snapshot
+    take = next(option for option in before.options if option.startswith("S0"))
+    assert phones.move(seat, take).status_code == 200
+    assert client.get("/api/state").json["step_back"] is True
+    refused = phones.post(1 - seat, "/api/back")
+    assert refused.status_code == 409 and session.snapshot.history[-1] == (seat, take)
+    assert phones.post(seat, "/api/back").status_code == 200
+    assert session.snapshot.history == before.history and session.snapshot.state == before.state
+    answer = phones.post(seat, "/api/back")
+    assert answer.status_code == 409 and answer.json["message"] == "There is nothing to step back to in this turn."

@@ -107,6 +107,7 @@ def test_phones_set_up_join_and_play_a_duel_by_tapping(browser, table):
         before = session.snapshot
         mover = before.current_player
         watcher = pages[1 - mover]
+        pages[mover].evaluate("document.getElementById('options-list').open = true")  # collapsed below the board
         options = pages[mover].locator("#options .option")
         expect(options.first).to_be_visible()
         expect(options).to_have_count(len(before.options))
@@ -125,6 +126,7 @@ def test_phones_set_up_join_and_play_a_duel_by_tapping(browser, table):
     # A phone whose screen went stale taps after the turn has passed: refused, nothing changes.
     seat = session.snapshot.current_player
     stale = pages[seat]
+    stale.evaluate("document.getElementById('options-list').open = true")
     expect(stale.locator("#options .option").first).to_be_visible()
     stale.evaluate("window.frozen = true")
     while session.snapshot.current_player == seat:

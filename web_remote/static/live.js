@@ -1,6 +1,6 @@
 "use strict";
 // The live view: follows the table through server-sent events (polling while the stream is down),
-// draws it, and offers the seat's options as large buttons.
+// draws it, lets the seat play by touching the board (touch.js), with the options also as a list.
 (() => {
   const { t, show, call, element } = Remote;
   const POLL_MS = 2000;
@@ -8,6 +8,8 @@
   let payload = null;
   let held = Remote.seat();
   let pollTimer = null;
+  let wasMyTurn = false;
+  const baseTitle = document.title;
 
   const $ = (id) => document.getElementById(id);
 
@@ -32,6 +34,12 @@
     }
     $("turn").textContent = turn;
     $("join-link").hidden = mine !== null;
+    const myTurn = !payload.over && current !== null && current === mine;
+    document.title = myTurn ? `▶ ${t("live.your_turn_title")} – ${baseTitle}` : baseTitle;
+    if (myTurn && !wasMyTurn && navigator.vibrate) navigator.vibrate(200);
+    wasMyTurn = myTurn;
+    $("last").hidden = !payload.last;
+    if (payload.last) $("last-words").textContent = payload.last.words.join("; ") || payload.last.notation;
   }
 
   function renderScores() {
@@ -62,6 +70,7 @@
       $("options").replaceChildren();
       return;
     }
+    // The list is the accessible alternative to touching the board, collapsed by default.
     const buttons = payload.options.map((option) => {
       const button = element("button", { type: "button", class: "option big", "data-option": option.notation });
       button.appendChild(element("span", { class: "option-label" }, option.label));
@@ -89,6 +98,7 @@
       const { hint } = await call("/api/hint", { method: "GET", seatToken: held.token });
       $("hint-text").hidden = hint === null;
       if (hint !== null) $("hint-text").textContent = t("hint.text", { label: hint.label, notation: hint.notation });
+      controller.hint(hint === null ? null : hint.notation);
     } catch (error) {
       show(error.message);
     }
@@ -182,7 +192,7 @@
     renderOver();
     renderHistory();
     $("restarted").hidden = !(payload.restarted && mine !== null);
-    Board.draw($("board"), payload);
+    controller.update(payload, mine);
     document.body.dataset.version = String(payload.version);
   }
 
@@ -226,6 +236,12 @@
     }
   }
 
+  const controller = Touch.create({
+    root: $("board"),
+    panel: $("controls"),
+    onConfirm: (notation) => play(notation, [...document.querySelectorAll("#controls button, #options button")]),
+    onStepBack: () => undo("/api/back", {}),
+  });
   $("hint-request").addEventListener("click", askHint);
   $("undo-request").addEventListener("click", () => undo("/api/undo", {}));
   $("undo-accept").addEventListener("click", () => undo("/api/undo/answer", { accept: true }));

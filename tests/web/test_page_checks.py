@@ -1,0 +1,124 @@
+"""Every page in real headless Chromium: no serious or critical axe-core accessibility violation,
+and at 320 px wide nothing overflows in any language (checked by element geometry)."""
+import json
+import os
+
+import pytest
+
+from firmware_py.journal import Journal
+from firmware_py.session import Play, Seat, Session, Setup
+from web_remote import i18n, runner
+from web_remote.service import RemoteService
+
+CHROMIUM = "/usr/bin/chromium"
+pytest.importorskip("playwright")
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (.ci/run installs it)")
+
+from axe_playwright_python.sync_playwright import Axe  # noqa: E402
+
+PAGES = ("/", "/join", "/host", "/settings", "/history/", "/history/1")
+OVERFLOW = """() => {
+  const width = document.documentElement.clientWidth;
+  const over = [];
+  for (const node of document.querySelectorAll("body *")) {
+    const box = node.getBoundingClientRect();
+    if (box.width > 0 && (box.right > width + 0.5 || box.left < -0.5)) over.push(`${node.tagName}#${node.id}.${node.className} ${Math.round(box.right)}`);
+  }
+  return { scroll: document.documentElement.scrollWidth, width, over: over.slice(0, 8) };
+}"""
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {**browser_type_launch_args, "executable_path": CHROMIUM}
+
+
+@pytest.fixture(scope="module")
+def remote(tmp_path_factory):
+    """A Pavilion for three phones a few decisions in, kept in a journal (so the past-games pages have a game)."""
+    setup = Setup(game="pavilion", seats=tuple(Seat("phone", name) for name in ("Ada", "Bo", "Cy")), seed=3)
+    session = Session(setup, journal=Journal(tmp_path_factory.mktemp("journal"))).start()
+    for _ in range(5):
+        session.call(Play(session.snapshot.current_player, session.snapshot.options[0]))
+    served = runner.start(RemoteService(session), host="127.0.0.1", port=0)
+    served.tokens = [served.service.join(served.service.join_code, seat, "test") for seat in range(3)]
+    yield served
+    served.close()
+    session.stop()
+
+
+def seated(browser, remote, language, viewport):
+    """A phone in ``language`` holding the seat whose turn it is (so the board and controls show)."""
+    service = remote.service
+    seat = service.session.snapshot.current_player
+    token = remote.tokens[seat]
+    context = browser.new_context(base_url=f"http://127.0.0.1:{remote.port}", viewport=viewport, is_mobile=True,
+                                  has_touch=True, locale=language)
+    context.add_cookies([{"name": i18n.LANGUAGE_COOKIE, "value": language, "url": f"http://127.0.0.1:{remote.port}"}])
+    held = json.dumps({"token": token, "seat": seat, "game_id": service.game_id})
+    context.add_init_script(f"localStorage.setItem('azul.seat', {json.dumps(held)})")
+    return context
+
+
+def visit(context, path):
+    page = context.new_page()
+    page.goto(path)
+    page.wait_for_load_state("networkidle")
+    if path == "/":
+        page.wait_for_selector("#board svg")
+    return page
+
+
+def test_no_page_has_a_serious_accessibility_violation(browser, remote):
+    context = seated(browser, remote, "en", {"width": 390, "height": 844})
+    axe = Axe()
+    for path in PAGES:
+        page = visit(context, path)
+        if path == "/":
+            page.locator("#options-list summary").tap()
+        violations = axe.run(page).response["violations"]
+        serious = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in violations
+                   if v["impact"] in ("serious", "critical")]
+        assert not serious, (path, serious)
+    context.close()
+
+
+@pytest.mark.parametrize("language", list(i18n.LANGUAGES))
+def test_nothing_overflows_a_320_px_phone_in_any_language(browser, remote, language):
+    context = seated(browser, remote, language, {"width": 320, "height": 568})
+    for path in PAGES:
+        page = visit(context, path)
+        if path == "/":
+            page.locator("#options-list summary").tap()
+        layout = page.evaluate(OVERFLOW)
+        assert layout["scroll"] <= layout["width"] and not layout["over"], (language, path, layout)
+    context.close()
+
+
+def test_a_seated_phones_board_and_sources_are_on_the_first_screen(browser, remote):
+    for viewport in ({"width": 390, "height": 844}, {"width": 320, "height": 568}):
+        context = seated(browser, remote, "en", viewport)
+        page = visit(context, "/")
+        seat = remote.service.session.snapshot.current_player
+        for selector in ("#board .centre", f'#board [data-seat="{seat}"]'):
+            box = page.locator(selector).bounding_box()
+            assert box["y"] + box["height"] <= viewport["height"], (viewport, selector, box)
+        context.close()
+
+
+def test_the_replay_page_draws_the_board_with_a_slider_and_play_pause(browser, remote):
+    context = seated(browser, remote, "en", {"width": 390, "height": 844})
+    page = visit(context, "/history/1?ply=0")
+    assert page.locator("#board svg [data-seat]").count() == 3
+    assert page.locator("#last-decision").count() == 0
+    page.locator("#ply-slider").fill("2")
+    page.wait_for_url("**/history/1?ply=2")
+    expect_last = page.locator("#last-decision")
+    assert "took" in expect_last.inner_text()
+    page.locator("#play").tap()
+    page.wait_for_url("**/history/1?ply=3")
+    page.wait_for_url("**/history/1?ply=4", timeout=5000)
+    page.locator("#play").tap()  # pause
+    page.wait_for_timeout(1800)
+    assert page.url.endswith("ply=4") and page.locator("#play").get_attribute("aria-pressed") == "false"
+    context.close()

@@ -1,0 +1,173 @@
+"use strict";
+// The board as the controller: every option of the pending decision is a short path of touches on
+// the drawing (a source, then a target or a choice); only the next steps of some option react and
+// are highlighted. Once the touches name one option the confirm panel shows what it would do.
+const Touch = (() => {
+  // The touches that name an option, from its notation (docs/notation.md).
+  const PATHS = {
+    duel(notation) {
+      const n = notation.toUpperCase();
+      let m;
+      if ((m = n.match(/^P([1-3])$/))) return [`display:${m[1]}`];
+      if (n === "P+") return ["stack"];
+      if (n === "P=") return ["stop"];
+      if ((m = n.match(/^S(\d)([A-Z])$/))) return [`sun:${m[1]}:${m[2]}`];
+      if ((m = n.match(/^M([A-Z])$/))) return [`moon:${m[1]}`];
+      if ((m = n.match(/^C(\d)$/))) return [`chip:${m[1]}`];
+      if ((m = n.match(/^[KU](\d+)$/))) return [`drawn:${m[1]}`];
+      if ((m = n.match(/^@(\d)R(\d)$/))) return [`slot:${m[1]}`, `rot:${m[2]}`];
+      if ((m = n.match(/^L([1-6F])$/))) return [`line:${m[1] === "F" ? 0 : m[1]}`];
+      if ((m = n.match(/^T(\d)(\d)$/))) return [`cell:${m[1]}:${m[2]}`];
+      if (n === "$-") return ["nopay"];
+      return [`choice:${n}`]; // stacking orders and chip payments: chosen from the panel
+    },
+    pavilion(notation) {
+      const n = notation.toUpperCase();
+      let m;
+      if ((m = n.match(/^F(\d)([A-Z])$/))) return [`take:${m[1]}:${m[2]}`];
+      if ((m = n.match(/^C([A-Z])$/))) return [`take:0:${m[1]}`];
+      if ((m = n.match(/^([A-Z])@([A-Z]\d)$/))) return [`space:${m[2]}`, `hand:${m[1]}`];
+      if ((m = n.match(/^\+([A-Z])$/))) return [`supply:${m[1]}`];
+      if ((m = n.match(/^K([A-Z])$/))) return [`hand:${m[1]}`];
+      if (n === "K-") return ["discard"];
+      if (n === "PASS") return ["pass"];
+      return [`choice:${n}`]; // how many wild tiles to pay with
+    },
+  };
+
+  function pathsOf(payload) {
+    return payload.options.map((option) => ({ option, path: PATHS[payload.game](option.notation) }));
+  }
+
+  // The state of one seat's touches during its decision: the keys touched so far.
+  function create({ root, panel, onConfirm, onStepBack }) {
+    let payload = null;
+    let seat = null;
+    let touched = [];
+    let hinted = null; // the notation of this seat's hint for the position, fetched by the page
+
+    const candidates = () => pathsOf(payload).filter(({ path }) => touched.every((key, i) => path[i] === key));
+    const chosen = () => {
+      const left = candidates();
+      return left.length === 1 ? left[0].option : null;
+    };
+    const nextKeys = () => {
+      if (chosen()) return new Set();
+      return new Set(candidates().map(({ path }) => path[touched.length]).filter(Boolean));
+    };
+
+    // Board parts with ``key``: shared parts anywhere, a board's parts only on the deciding seat's board.
+    function parts(svgRoot, key) {
+      return [...svgRoot.querySelectorAll(`[data-hit="${CSS.escape(key)}"]`)].filter((node) => {
+        const board = node.closest("[data-seat]");
+        return board === null || Number(board.dataset.seat) === seat;
+      });
+    }
+
+    function mark(svgRoot, keys, name) {
+      keys.forEach((key) => parts(svgRoot, key).forEach((node) => node.classList.add(name)));
+    }
+
+    function touch(key) {
+      if (!nextKeys().has(key)) return; // not a step of any option now: nothing happens
+      touched = [...touched, key];
+      render();
+    }
+
+    function back() {
+      if (touched.length) {
+        touched = touched.slice(0, -1);
+        render();
+      } else if (payload.step_back) {
+        onStepBack();
+      }
+    }
+
+    function previewPlate() {
+      const option = chosen() || (touched.length === 1 ? candidates()[0].option : null);
+      if (payload.game !== "duel" || !option || !payload.state.kept_spaces) return null;
+      const found = option.notation.match(/^@(\d)r(\d)$/i);
+      return found ? { seat, slot: Number(found[1]), spaces: payload.state.kept_spaces[Number(found[2])] } : null;
+    }
+
+    function render() {
+      const svgRoot = Board.draw(root, { ...payload, preview: previewPlate() }, seat);
+      const next = nextKeys();
+      mark(svgRoot, next, "legal");
+      mark(svgRoot, touched, "chosen");
+      if (hinted) mark(svgRoot, PATHS[payload.game](hinted), "hint");
+      renderPanel(svgRoot, next);
+    }
+
+    function button(text, onClick, { id, secondary = false, key } = {}) {
+      const node = Remote.element("button", { type: "button", class: secondary ? "secondary" : "big" }, text);
+      if (id) node.id = id;
+      if (key) node.dataset.hit = key;
+      node.addEventListener("click", onClick);
+      return node;
+    }
+
+    function renderPanel(svgRoot, next) {
+      const { t, element } = Remote;
+      const items = [];
+      const option = chosen();
+      if (option) {
+        items.push(element("p", { class: "choice", id: "confirm-label" }, option.label));
+        if (option.preview && option.preview.length) {
+          items.push(element("p", { class: "preview", id: "confirm-preview" }, option.preview.join("; ")));
+        }
+        items.push(button(t("live.confirm"), () => onConfirm(option.notation), { id: "confirm" }));
+      } else {
+        // Steps with nothing to touch on the board (stop, pass, rotations, payments) are buttons here.
+        const offBoard = [...next].filter((key) => parts(svgRoot, key).length === 0);
+        const row = element("div", { class: "choices" });
+        offBoard.forEach((key) => {
+          const example = candidates().find(({ path }) => path[touched.length] === key).option;
+          row.appendChild(button(stepLabel(key, example), () => touch(key), { key, secondary: true }));
+        });
+        if (offBoard.length) items.push(row);
+        items.push(element("p", { class: "prompt", id: "touch-prompt" }, t(touched.length ? "live.touch_next" : "live.touch_prompt")));
+      }
+      if (touched.length || payload.step_back) items.push(button(t("live.step_back"), back, { id: "step-back", secondary: true }));
+      panel.replaceChildren(...items);
+      panel.hidden = false;
+    }
+
+    function stepLabel(key, example) {
+      const found = key.match(/^rot:(\d)$/);
+      return found ? `↻ ${90 * Number(found[1])}°` : example.label;
+    }
+
+    root.addEventListener("click", (event) => {
+      const node = event.target.closest("[data-hit]");
+      if (node && seat !== null && payload && root.contains(node)) touch(node.dataset.hit);
+    });
+
+    return {
+      // A new payload: touches survive only while the position stays the same.
+      // Draw ``next``; the seat ``mine`` (or null) touches the board when the decision is its own.
+      update(next, mine) {
+        const yours = mine !== null && !next.over && next.current_player === mine;
+        const moved = !payload || payload.game_id !== next.game_id || payload.moves !== next.moves;
+        payload = next;
+        seat = yours ? mine : null;
+        if (!yours || moved || !candidates().length) touched = [];
+        if (!yours || moved) hinted = null;
+        if (!yours) {
+          Board.draw(root, payload, mine);
+          panel.hidden = true;
+          panel.replaceChildren();
+          return;
+        }
+        render();
+      },
+      // Outline the hint's parts on the board (null: no hint).
+      hint(notation) {
+        hinted = notation;
+        if (seat !== null) render();
+      },
+    };
+  }
+
+  return { create, PATHS };
+})();
