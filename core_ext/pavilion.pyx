@@ -261,36 +261,32 @@ cdef int ring_run(signed char* star, int pos) noexcept nogil:
     return n
 
 
+cdef inline bint structure_full(Player* pl, int st) noexcept nogil:
+    """Whether every space around structure ``st`` is covered."""
+    cdef int k, space
+    for k in range(STRUCT_NSPACES[st]):
+        space = STRUCT_SPACE[st][k]
+        if pl.board[space // 6][space % 6] < 0:
+            return False
+    return True
+
+
 cdef int completed_bonus(Player* pl, int space) noexcept nogil:
     """Bonus tiles owed for the structures whose last space is ``space`` (S4)."""
-    cdef int owed = 0, j, k, st, other
-    cdef bint full
+    cdef int owed = 0, j, st
     for j in range(SPACE_NSTRUCTS[space]):
         st = SPACE_STRUCT[space][j]
-        full = True
-        for k in range(STRUCT_NSPACES[st]):
-            other = STRUCT_SPACE[st][k]
-            if pl.board[other // 6][other % 6] < 0:
-                full = False
-                break
-        if full:
+        if structure_full(pl, st):
             owed += STRUCT_BONUS[st]
     return owed
 
 
 cdef void record_completed(State* s, Player* pl, int space) noexcept nogil:
     """Record each structure that the tile just laid on ``space`` completes (for the events only)."""
-    cdef int j, k, st, other
-    cdef bint full
+    cdef int j
     for j in range(SPACE_NSTRUCTS[space]):
-        st = SPACE_STRUCT[space][j]
-        full = True
-        for k in range(STRUCT_NSPACES[st]):
-            other = STRUCT_SPACE[st][k]
-            if pl.board[other // 6][other % 6] < 0:
-                full = False
-        if full:
-            record(s.log, E_STRUCTURE_COMPLETED, s.current, st, 0, 0, 0)
+        if structure_full(pl, SPACE_STRUCT[space][j]):
+            record(s.log, E_STRUCTURE_COMPLETED, s.current, SPACE_STRUCT[space][j], 0, 0, 0)
 
 
 cdef int star_bonus(signed char* star) noexcept nogil:
@@ -1081,16 +1077,7 @@ def _tile_letter(int tile):
 
 cdef list _claimed(Player* pl):
     """Names of the structures (pillars, statues, windows) whose spaces are all covered, in board order."""
-    cdef int st, k, space
-    claimed = []
-    for st in range(NSTRUCT):
-        for k in range(STRUCT_NSPACES[st]):
-            space = STRUCT_SPACE[st][k]
-            if pl.board[space // 6][space % 6] < 0:
-                break
-        else:
-            claimed.append(BOARD["structures"][st][0])
-    return claimed
+    return [BOARD["structures"][st][0] for st in range(NSTRUCT) if structure_full(pl, st)]
 
 
 # ---------------------------------------------------------------------------

@@ -123,8 +123,8 @@ def assert_duel_events(move, events, before, after):
         assert after["current_player"] != e["player"] or after["pending"] not in ("action",)
 
 
-def play_duel(seed):
-    game = duel.Game(seed=seed, stack_reveal=("end", "each")[seed % 2])
+def play_checked(game, seed, check):
+    """Play ``game`` to its end with random options, ``check``-ing every push; the event kinds seen."""
     chooser = random.Random(seed)
     kinds = Counter()
     after = game.to_dict()
@@ -133,9 +133,13 @@ def play_duel(seed):
         move = chooser.choice(game.legal_moves())
         events = game.push(move)
         after = game.to_dict()
-        assert_duel_events(move, events, before, after)
+        check(move, events, before, after)
         kinds.update(e["event"] for e in events)
     return kinds
+
+
+def play_duel(seed):
+    return play_checked(duel.Game(seed=seed, stack_reveal=("end", "each")[seed % 2]), seed, assert_duel_events)
 
 
 @GAMES
@@ -234,18 +238,7 @@ def assert_pavilion_events(move, events, before, after):
 
 
 def play_pavilion(seed, players, side):
-    game = pv.Game(players=players, seed=seed, side=side)
-    chooser = random.Random(seed)
-    kinds = Counter()
-    after = game.to_dict()
-    while not game.is_over():
-        before = after
-        move = chooser.choice(game.legal_moves())
-        events = game.push(move)
-        after = game.to_dict()
-        assert_pavilion_events(move, events, before, after)
-        kinds.update(e["event"] for e in events)
-    return kinds
+    return play_checked(pv.Game(players=players, seed=seed, side=side), seed, assert_pavilion_events)
 
 
 @GAMES
