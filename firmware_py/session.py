@@ -123,6 +123,7 @@ class StepBack:
     """Take back one's own last decision within the turn, as BACK does at the rig (nobody is asked)."""
 
     seat: int
+    credential: Optional[str] = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -402,7 +403,7 @@ class Session:
         Both happen here, on the session thread, so a token of an earlier game
         (or of a seat the host freed) can never act once the game has changed.
         """
-        if isinstance(command, (Play, RequestUndo, AnswerUndo, RequestHint)):
+        if isinstance(command, (Play, StepBack, RequestUndo, AnswerUndo, RequestHint)):
             self._authorise_seat(command.seat, command.credential)
         elif isinstance(command, (NewGame, ChangeSettings, ReleaseSeat)):
             self._authorise_host(command.credential)

@@ -114,7 +114,7 @@ def move():
 @guards.seat_required
 def step_back():
     """Take back the seat's own last decision within its turn (as BACK at the rig): nobody is asked."""
-    return jsonify(version=_command(StepBack(g.seat)))
+    return jsonify(version=_command(StepBack(g.seat, g.credential)))
 
 
 @bp.post("/undo")
