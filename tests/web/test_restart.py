@@ -82,6 +82,7 @@ def play(table, pages, decisions):
         if seat == 2:
             table.press(2, "OK")
         else:
+            pages[seat].evaluate("document.getElementById('options-list').open = true")  # the list under the board
             expect(pages[seat].locator("#options .option").first).to_be_visible(timeout=10_000)
             pages[seat].locator("#options .option").first.tap()
         wait_until(lambda: table.state()["moves"] > before["moves"], 10)
