@@ -17,6 +17,13 @@ from firmware_py.keyboard import HELP, KeyboardButtons
 from firmware_py.session import AI_LEVELS, HOST_CODE_S, Seat, Session, Setup
 from firmware_py.table import Table
 
+DESCRIPTION = (
+    "Play Azul Duel or Azul: Summer Pavilion at the table. On the rig (a Raspberry Pi with the LED panels "
+    "and buttons of its rig file) the game is on the LEDs; on any other computer the LEDs are drawn in this "
+    "terminal and on a simulator page, and the keyboard presses the buttons. Phones on the same network join "
+    "at the address printed at the start. An unfinished game resumes where it stopped."
+)
+
 
 def parse_seats(text: str) -> tuple:
     """``rig,phone,ai:hard`` (or just a number of rig seats) as :class:`Seat` values."""
@@ -41,7 +48,7 @@ def parse_flag(text: str) -> tuple:
 
 def build_parser(addons=()) -> argparse.ArgumentParser:
 
-    parser = argparse.ArgumentParser(prog="azul-table", description=__doc__, epilog=HELP)
+    parser = argparse.ArgumentParser(prog="azul-table", description=DESCRIPTION, epilog=HELP)
     parser.add_argument("command", nargs="?", choices=("play", "doctor"), default="play",
                         help="play (the default), or doctor: check this machine against the rig file, one line "
                              "each, with what to change")

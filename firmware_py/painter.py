@@ -1,17 +1,43 @@
 """Drawing primitives for the layouts: tiles, glyphs, bars and text on the rig's frame buffer."""
+import dataclasses
+
 from firmware_py import font, palette
+
+
+def _at_least(rgb, lowest):
+    """``rgb``, brightened in proportion where its brightest channel is below ``lowest``."""
+    top = max(rgb)
+    return rgb if top >= lowest else tuple(min(255, -(-c * lowest // top)) for c in rgb)
 
 
 class Painter:
     """Draws on one frame buffer in one game's palette; off-panel pixels are ignored.
+
+    ``colours`` are the palette's, a dark one brightened at low brightness settings so that
+    every tile drives at least :data:`palette.TILE_LEVEL`, well above the faint shades.
 
     Layouts describe *where* (their TOML data) and call these to say *what*.
     """
 
     def __init__(self, leds, game: str, palette_name: str = "standard"):
         self.leds = leds
-        self.colours = palette.tile_colours(game, palette_name)
         self._sizes = {panel.name: (panel.width, panel.height) for panel in leds.layout.rig.panels}
+        self._lowest = leds.lowest_value(palette.FAINT_LEVEL)
+        self._faint = {}
+        lowest_tile = leds.lowest_value(palette.TILE_LEVEL)
+        self.colours = tuple(dataclasses.replace(c, rgb=_at_least(c.rgb, lowest_tile))
+                             for c in palette.tile_colours(game, palette_name))
+        self.frame = self.faint(palette.FRAME)  # the outline of an empty area
+
+    def faint(self, rgb):
+        """The faintest shade of ``rgb`` that the LEDs still show: its brightest channel driven at
+        :data:`palette.FAINT_LEVEL` after gamma and the brightness cap, the others in proportion.
+        Chosen per colour, since a fixed share of a dark colour (a deep red) vanishes under gamma."""
+        shade = self._faint.get(rgb)
+        if shade is None:
+            top = max(rgb) or 1
+            shade = self._faint[rgb] = tuple(min(255, -(-c * self._lowest // top)) for c in rgb)
+        return shade
 
     def has_panel(self, panel: str) -> bool:
         return panel in self._sizes
@@ -30,16 +56,16 @@ class Painter:
             for dx in range(width):
                 self.pixel(panel, x + dx, y + dy, rgb)
 
-    def tile(self, panel, x, y, colour: int, size: int = 1, level: float = 1.0):
-        """A tile of colour index ``colour``: one LED, or a 2x2 glyph (the second cue besides hue)."""
+    def tile(self, panel, x, y, colour: int, size: int = 1):
+        """A tile of colour index ``colour``: one LED, or a 2x2 glyph (the second cue besides hue)
+        whose unlit quarters glow faintly in the tile's colour."""
         tile = self.colours[colour]
-        rgb = palette.dim(tile.rgb, level) if level != 1.0 else tile.rgb
         if size == 1:
-            self.pixel(panel, x, y, rgb)
+            self.pixel(panel, x, y, tile.rgb)
             return
         for dy, row in enumerate(tile.glyph):
             for dx, lit in enumerate(row):
-                self.pixel(panel, x + dx, y + dy, rgb if lit else palette.dim(rgb, 0.15))
+                self.pixel(panel, x + dx, y + dy, tile.rgb if lit else self.faint(tile.rgb))
 
     def text(self, panel, x, y, text, rgb):
         for dx, dy in font.text_pixels(text):
@@ -51,8 +77,9 @@ class Painter:
         offset = font.text_width("0" * width) - font.text_width(digits)
         self.text(panel, x + offset, y, digits, rgb)
 
-    def bar(self, panel, x, y, length: int, filled: int, rgb, *, vertical: bool = False, empty=palette.FRAME):
-        """``filled`` of ``length`` LEDs lit in a row (or column)."""
+    def bar(self, panel, x, y, length: int, filled: int, rgb, *, vertical: bool = False, empty=None):
+        """``filled`` of ``length`` LEDs lit in a row (or column), the rest ``empty`` (default: the outline)."""
+        empty = self.frame if empty is None else empty
         for i in range(length):
             colour = rgb if i < filled else empty
             self.pixel(panel, x + (0 if vertical else i), y + (i if vertical else 0), colour)

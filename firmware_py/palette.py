@@ -5,7 +5,9 @@ under simulated protanopia and deuteranopia, by lightness as well as hue (the
 tests hold them to a minimum colour difference). Each colour also has a 2x2
 glyph, drawn wherever a tile is shown 2x2, so colours can be told apart by
 shape too. Azul Duel's black tiles are a mid grey, never "LED off". Values are
-sRGB as sent to the frame buffer, before its gamma and brightness cap.
+sRGB as sent to the frame buffer, before its gamma and brightness cap; faint
+shades are made from them per colour for the LEDs' gamma and cap
+(:meth:`firmware_py.painter.Painter.faint`).
 """
 from dataclasses import dataclass
 
@@ -68,10 +70,15 @@ PALETTES = {
 
 PALETTE_NAMES = ("standard", "colour-blind")
 
+# Faint LEDs (empty spaces in the colour they take, outlines of empty areas, a glyph's unlit
+# quarter) drive their brightest channel at this level of 255 after gamma and the brightness cap,
+# whatever the brightness: low enough to stay well below every tile, high enough to be seen.
+FAINT_LEVEL = 4
+TILE_LEVEL = 3 * FAINT_LEVEL  # and every tile at least this, so that no tile is mistaken for a faint space
+
 # Colours of the board itself, shared by both games.
 OFF = (0, 0, 0)
-FRAME = (18, 14, 10)  # outlines of empty areas: just visible in a dim room
-EMPTY_SPACE = (28, 24, 20)
+FRAME = (255, 200, 140)  # the warm white of the outlines of empty areas, always drawn faint
 SPECIAL = (200, 150, 90)  # Duel's special tiles: light brown
 WILD_SPACE = (60, 60, 60)
 CURSOR = (255, 255, 255)
@@ -88,5 +95,5 @@ def tile_colours(game: str, palette: str = "standard") -> tuple:
 
 
 def dim(rgb: RGB, factor: float) -> RGB:
-    """``rgb`` scaled by ``factor`` (0-1): the empty-space tint of a coloured space."""
+    """``rgb`` scaled by ``factor`` (0-1)."""
     return tuple(int(round(c * factor)) for c in rgb)

@@ -90,6 +90,11 @@ class FrameBuffer:
         self._brightness = float(value)
         self._levels = level_table(self.rig.gamma, self.rig.max_brightness * self._brightness)
 
+    def lowest_value(self, level: int) -> int:
+        """The smallest colour value that the LEDs drive at ``level`` (of 255) or more after gamma and
+        the brightness cap, 255 when none reaches it: what a faint but visible colour needs."""
+        return next((value for value in range(256) if self._levels[value] >= level), 255)
+
     def _panel(self, name: str) -> tuple[int, int, int]:
         """(first byte, width, height) of a panel; the rig's ValueError for an unknown name."""
         found = self._panels.get(name)

@@ -1,6 +1,8 @@
 """``azul-table``: the table program with the phone remote served beside it, in one process."""
 import argparse
+import contextlib
 import errno
+import ipaddress
 import socket
 import sys
 
@@ -80,7 +82,31 @@ class PhoneRemote:
         print(runner.qr_text(remote.url), file=sys.stderr)
         if simulated is not None:
             print(f"azul-table: simulator page at {remote.url.removesuffix('join')}simulator/", file=sys.stderr)
-        return remote
+        running = contextlib.ExitStack()
+        running.callback(remote.close)
+        advertisement = self._advertise(args.name, remote)
+        if advertisement is not None:
+            running.callback(advertisement.close)  # first: the name goes before the page does
+        return running
+
+    @staticmethod
+    def _advertise(name, remote):
+        """The table's name on mDNS for the addresses phones can reach; None for a loopback-only remote
+        or where the network takes no multicast."""
+        reachable = [a for a in remote.addresses if not ipaddress.ip_address(a).is_loopback]
+        if not reachable:
+            return None
+
+        def claimed(found):
+            remote.app.config["TABLE_HOST_NAMES"] = network.host_names(found)
+            print(f"azul-table: phones also find the table at {network.join_url(f'{found}.local', remote.port)}",
+                  file=sys.stderr)
+
+        try:
+            return network.Advertisement(name, remote.port, reachable, on_name=claimed)
+        except OSError as error:
+            print(f"azul-table: the table's name is not announced ({error.strerror or error})", file=sys.stderr)
+            return None
 
 
 def main(argv=None) -> int:

@@ -7,11 +7,18 @@ uses for the same job), never from a hostname lookup: on Raspberry Pi OS
 import ipaddress
 import re
 import socket
+import threading
 
 import ifaddr
+import zeroconf
 
 DEFAULT_NAME = "azul-table"
+MAX_LABEL = 63
 _LABEL = re.compile(r"[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?")
+SERVICE_TYPE = "_http._tcp.local."  # what DNS-SD browsers list as web pages
+NAME_TRIES = 20  # NAME, NAME-2 ... NAME-20
+LOOKUP_MS = 600  # how long to wait for another machine to answer to a name
+CLOSE_TIMEOUT_S = 5.0
 
 
 def _usable(address) -> bool:
@@ -43,9 +50,10 @@ def listening_addresses(host: str) -> list:
     return [host]
 
 
-def url_host(address: str) -> str:
-    """``address`` as the host part of a URL (IPv6 in brackets)."""
-    return f"[{address}]" if ":" in address else address
+def join_url(host: str, port: int) -> str:
+    """The join page's URL at ``host`` (a name or an address; IPv6 in brackets), without ``:80``."""
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}{'' if port == 80 else f':{port}'}/join"
 
 
 def check_name(name: str) -> str:
@@ -53,7 +61,7 @@ def check_name(name: str) -> str:
     letters, digits and inner hyphens, at most 63 characters; else a ValueError that says so."""
     lowered = name.strip().lower()
     if not _LABEL.fullmatch(lowered):
-        raise ValueError(f"the table's name is letters, digits and inner hyphens (at most 63), not {name!r}")
+        raise ValueError(f"the table's name is letters, digits and inner hyphens (at most {MAX_LABEL}), not {name!r}")
     return lowered
 
 
@@ -63,3 +71,67 @@ def host_names(name: str) -> tuple:
     hostname = socket.gethostname().lower()
     names = [f"{name}.local", hostname, f"{hostname}.local"]
     return tuple(dict.fromkeys(names))
+
+
+class Advertisement:
+    """The table on mDNS/DNS-SD: its own name ``NAME.local`` and an ``_http._tcp`` service for the join
+    page, so that a phone can type ``http://NAME.local:PORT``.
+
+    The name is claimed on a thread of its own (asking takes a second or two), so the table
+    starts at once; ``on_name(name)`` is called once it is the table's. A name that another
+    machine answers to, or whose service another has, is passed over for ``NAME-2``, ``NAME-3``
+    ...; ``on_name`` is never called when all of them are taken. :meth:`close` withdraws the name.
+    """
+
+    def __init__(self, name: str, port: int, addresses, on_name=lambda name: None):
+        versions = {ipaddress.ip_address(a).version for a in addresses}
+        self.requested = name
+        self.name = None
+        self._port = port
+        self._addresses = list(addresses)
+        self._on_name = on_name
+        self._closing = threading.Event()
+        self._zeroconf = zeroconf.Zeroconf(
+            interfaces=self._addresses,
+            ip_version=zeroconf.IPVersion.All if versions == {4, 6} else
+            zeroconf.IPVersion.V6Only if versions == {6} else zeroconf.IPVersion.V4Only,
+        )
+        self._thread = threading.Thread(target=self._claim, name="mdns", daemon=True)
+        self._thread.start()
+
+    def _candidates(self):
+        yield self.requested
+        for n in range(2, NAME_TRIES + 1):
+            suffix = f"-{n}"
+            yield self.requested[:MAX_LABEL - len(suffix)].rstrip("-") + suffix
+
+    def _claim(self):
+        for candidate in self._candidates():
+            if self._closing.is_set():
+                return
+            if zeroconf.AddressResolver(f"{candidate}.local.").request(self._zeroconf, LOOKUP_MS):
+                continue  # another machine answers to this name
+            service = zeroconf.ServiceInfo(
+                SERVICE_TYPE, f"{candidate}.{SERVICE_TYPE}", port=self._port, server=f"{candidate}.local.",
+                addresses=[ipaddress.ip_address(a).packed for a in self._addresses], properties={"path": "/join"},
+            )
+            try:
+                self._zeroconf.register_service(service)
+            except zeroconf.NonUniqueNameException:
+                continue
+            except zeroconf.NotRunningException:
+                return
+            self.name = candidate
+            self._on_name(candidate)
+            return
+
+    def wait(self, timeout: float) -> bool:
+        """Wait until the name is claimed or every candidate was taken; True when it is the table's."""
+        self._thread.join(timeout)
+        return self.name is not None
+
+    def close(self):
+        """Stop claiming and say goodbye, so that phones forget the name at once."""
+        self._closing.set()
+        self._thread.join(CLOSE_TIMEOUT_S)
+        self._zeroconf.close()

@@ -21,19 +21,20 @@ def qr_text(url: str) -> str:
 
 
 class RunningRemote:
-    """A started web remote: ``urls`` of its join page (one per address phones can use, the
-    first is ``url``), ``port``, its Flask ``app``, ``service``, ``close()``."""
+    """A started web remote: the ``addresses`` phones can use and ``urls`` of its join page at
+    each (the first is ``url``), ``port``, its Flask ``app``, ``service``, ``close()``."""
 
-    def __init__(self, service: RemoteService, app, running: server.RunningServer, urls: list):
+    def __init__(self, service: RemoteService, app, running: server.RunningServer, addresses: list):
         self.service = service
         self.app = app
         self.server = running
-        self.urls = urls
-        self.url = urls[0]
+        self.addresses = addresses
+        self.urls = [network.join_url(a, self.port) for a in addresses]
+        self.url = self.urls[0]
 
     @property
     def port(self) -> int:
-        return self.server.port
+        return int(self.server.port)
 
     def close(self):
         """End the event streams, then stop the server and close every connection."""
@@ -57,5 +58,4 @@ def start(service: RemoteService, host: str = "0.0.0.0", port: int = 8080, displ
         history.attach_display(app, display)
     running = server.start(app, host=host, port=port)
     addresses = network.listening_addresses(host) or ["127.0.0.1"]
-    urls = [f"http://{network.url_host(a)}:{running.port}/join" for a in addresses]
-    return RunningRemote(service, app, running, urls)
+    return RunningRemote(service, app, running, addresses)

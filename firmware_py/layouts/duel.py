@@ -128,7 +128,7 @@ def _draw_seat(painter, snapshot, seat, player):
     x0, y0 = SEAT["lines"]
     for line, tiles in enumerate(player["lines"], start=1):
         for i in range(line):
-            colour = palette.FRAME if i >= len(tiles) else painter.colours[COLOUR_INDEX[tiles[i]]].rgb
+            colour = painter.frame if i >= len(tiles) else painter.colours[COLOUR_INDEX[tiles[i]]].rgb
             painter.pixel(panel, x0 + 5 - i, y0 + line - 1, colour)
     _draw_dome(painter, panel, player)
     state = snapshot.state
@@ -137,7 +137,7 @@ def _draw_seat(painter, snapshot, seat, player):
     painter.bar(panel, *SEAT["chips_taken"], 2, player["chips_taken"], palette.WILD_SPACE)
     bx, by = SEAT["broken"]
     for i in range(4):
-        colour = painter.colours[COLOUR_INDEX[player["broken"][i]]].rgb if i < len(player["broken"]) else palette.FRAME
+        colour = painter.colours[COLOUR_INDEX[player["broken"][i]]].rgb if i < len(player["broken"]) else painter.frame
         painter.pixel(panel, bx + i, by, colour)
     if state["start_tile_holder"] == seat:
         painter.pixel(panel, *SEAT["start_tile"], palette.CURSOR)
@@ -164,7 +164,7 @@ def _draw_dome(painter, panel, player):
             row, column = 2 * (slot // 3) + index // 2, 2 * (slot % 3) + index % 2
             tile = player["dome"][row][column]
             if tile == ".":
-                colour = palette.dim(_plate_rgb(painter, space), 0.18)
+                colour = painter.faint(_plate_rgb(painter, space))
             elif tile == "S":
                 colour = palette.SPECIAL
             else:

@@ -75,14 +75,14 @@ def _draw_seat(painter, snapshot, seat, player):
         colour = _STAR_COLOUR[star] if coloured_side else None  # monochrome stars take any colour
         tint = CENTRE_STAR if colour is None else painter.colours[COLOUR_INDEX[colour]].rgb
         for space, tile in enumerate(spaces, start=1):
-            rgb = palette.dim(tint, 0.15) if tile == "." else painter.colours[COLOUR_INDEX[tile]].rgb
+            rgb = painter.faint(tint) if tile == "." else painter.colours[COLOUR_INDEX[tile]].rgb
             painter.pixel(panel, *space_xy(star, space), rgb)
     hx, hy = SEAT["hand"]
     for colour, count in enumerate(player["hand"]):
         rgb = painter.colours[colour].rgb
         for i in range(8):
             lit = i < count
-            painter.pixel(panel, hx + i % 4, hy + 2 * colour + i // 4, rgb if lit else palette.FRAME)
+            painter.pixel(panel, hx + i % 4, hy + 2 * colour + i // 4, rgb if lit else painter.frame)
     seat_colour = palette.SEAT_COLOURS[seat]
     painter.number(panel, *SEAT["score"], player["score"], seat_colour)
     tx, ty = SEAT["turn"]
@@ -91,7 +91,7 @@ def _draw_seat(painter, snapshot, seat, player):
     elif seat in snapshot.winners:
         painter.text(panel, tx, ty - 1, "W", seat_colour)
     elif player["passed"]:
-        painter.rect(panel, tx, ty + 3, 3, 1, palette.dim(seat_colour, 0.3))
+        painter.rect(panel, tx, ty + 3, 3, 1, painter.faint(seat_colour))
 
 
 # -- options -------------------------------------------------------------------

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import ifaddr
 import pytest
+import zeroconf
 
 from web_remote import network, runner
 
@@ -103,17 +104,18 @@ def namespace():
         subprocess.run(["ip", "netns", "del", name], capture_output=True)
 
 
-def start_table(namespace_name, tmp_path):
-    """``azul-table`` in the namespace; returns (process, its standard error so far) once it prints a URL."""
+def start_table(namespace_name, tmp_path, *options, until="phones join at"):
+    """``azul-table`` in the namespace; returns (process, the file of its standard error) once that
+    prints ``until``."""
     err = tmp_path / "err.txt"
     with err.open("w") as err_file:
         process = subprocess.Popen(
             ["ip", "netns", "exec", namespace_name, str(AZUL_TABLE), "--no-terminal", "--port", "0",
-             "--data", str(tmp_path / "data"), "--game", "duel", "--seed", "3"],
+             "--data", str(tmp_path / "data"), "--game", "duel", "--seed", "3", *options],
             stdout=subprocess.DEVNULL, stderr=err_file,
         )
     deadline = time.monotonic() + 30
-    while "phones join at" not in err.read_text() and time.monotonic() < deadline:
+    while until not in err.read_text() and time.monotonic() < deadline:
         time.sleep(0.05)
     time.sleep(0.2)  # the QR code follows the URL lines
     return process, err
@@ -155,3 +157,25 @@ def test_without_a_network_the_table_offers_its_loopback_address(namespace, tmp_
         assert len(urls) == 1 and urls[0].startswith("http://127.0.0.1:")
     finally:
         stop(process)
+
+
+def test_phones_on_the_network_find_the_table_by_its_name(namespace, tmp_path):
+    name, link = namespace
+    ours, theirs = link()
+    table_name = f"azul-test-{random.randrange(16**8):08x}"
+    process, err = start_table(name, tmp_path, "--name", table_name, until="phones also find the table")
+    phone = zeroconf.Zeroconf(interfaces=[ours], ip_version=zeroconf.IPVersion.V4Only)
+    try:
+        text = err.read_text()
+        port = int(join_urls(text)[0].rsplit(":", 1)[1].split("/")[0])
+        assert f"phones also find the table at http://{table_name}.local:{port}/join" in text
+        host = zeroconf.AddressResolverIPv4(f"{table_name}.local.")
+        assert host.request(phone, 3000) and host.parsed_addresses() == [theirs]
+        direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        request = urllib.request.Request(f"http://{theirs}:{port}/join", headers={"Host": f"{table_name}.local:{port}"})
+        with direct.open(request, timeout=10) as page:
+            assert page.status == 200
+    finally:
+        phone.close()
+        stop(process)
+    assert "stopped, LEDs off" in err.read_text()
