@@ -26,11 +26,12 @@ class HostMenu:
 
     While it is open, any seat's PREV/NEXT (or a short HOST press) moves
     through the items, OK chooses, BACK (or holding HOST again) closes it.
-    "host code" shows a new host code (for the phone's host page) until the
-    next button press.
+    "host code" shows a new host code (for the phone's host page), "address"
+    where phones join (scrolling) with the join code, "legend" each tile
+    colour's glyph and letter, each until the next button press.
     """
 
-    ITEMS = ("new game", "host code", "brightness", "palette")
+    ITEMS = ("new game", "host code", "address", "legend", "brightness", "palette")
     BRIGHTNESS_STEPS = (0.25, 0.5, 0.75, 1.0)
     PALETTES = ("standard", "colour-blind")
 

@@ -35,7 +35,9 @@ class TableDisplay:
         self._flash_until = 0.0
         self._pin = None
         self._pin_until = 0.0
-        self._host_code_until = float("-inf")  # when a frame last showed the host code
+        self._host_code_until = float("-inf")  # when a frame last showed a code over the centre panel
+        self._pin_band = None  # (panel, top row) where the join code was last drawn
+        self.address = ""  # where phones join, for the HOST menu's "address" (set by the phone remote)
         self._thread = None
         self._running = False
         self.frames_drawn = 0
@@ -126,6 +128,11 @@ class TableDisplay:
         if snapshot.host_code is not None:
             layouts.draw_host_code(painter, snapshot.host_code)
             self._host_code_until = self._clock()
+        elif snapshot.showing == "address":
+            layouts.draw_address(painter, self.address, snapshot.credentials.join_code, self._scroll_step())
+            self._host_code_until = self._clock()  # the join code is on it too
+        elif snapshot.showing == "legend":
+            layouts.draw_legend(painter)
         elif snapshot.menu is not None:
             layouts.draw_menu(painter, snapshot.menu)
         else:
@@ -134,7 +141,7 @@ class TableDisplay:
             remaining = snapshot.undo_request.expires - self._clock()
             layouts.draw_undo_request(painter, snapshot.undo_request, remaining, UNDO_REQUEST_S)
         self._draw_flash(painter, snapshot)
-        self._draw_pin(painter)
+        self._draw_pin(painter, layout, snapshot)
         leds.show()
         with self._wake:
             self._drawn_version = snapshot.version
@@ -158,9 +165,10 @@ class TableDisplay:
     def secret_areas(self, margin: float = 0.0) -> list:
         """Where the LEDs show a code now, or did up to ``margin`` seconds ago: [(panel, x, y, width, height)].
 
-        The host code fills the centre panel while it is asked for; the join
-        code lies on a band at its foot. The simulator page blanks these areas
-        in the frames it sends to any computer but the table's own.
+        The host code (and the HOST menu's JOIN) fills the centre panel while it
+        is asked for; the join code lies on its band (see :func:`free_band`). The
+        simulator page blanks these areas in the frames it sends to any computer
+        but the table's own.
         """
         size = self._centre_size()
         if size is None:
@@ -169,8 +177,9 @@ class TableDisplay:
         now, areas = self._clock(), []
         if now <= self._host_code_until + margin:
             areas.append(("centre", 0, 0, width, height))
-        if self._pin is not None and now <= self._pin_until + margin:
-            areas.append(("centre", 0, height - PIN_BAND_ROWS, width, PIN_BAND_ROWS))
+        if self._pin is not None and self._pin_band is not None and now <= self._pin_until + margin:
+            panel, top = self._pin_band
+            areas.append((panel, 0, top, width, PIN_BAND_ROWS))
         return areas
 
     def _centre_size(self):
@@ -179,14 +188,24 @@ class TableDisplay:
                 return panel.width, panel.height
         return None
 
-    def _draw_pin(self, painter):
-        """The join code on a dark band at the foot of the centre panel, while it is being shown."""
+    def _scroll_step(self) -> int:
+        """How far scrolling text has moved: one LED per blink phase, so every redraw moves it."""
+        return int(self._clock() / (BLINK_PERIOD_S / 2))
+
+    def _draw_pin(self, painter, layout, snapshot):
+        """The join code on a dark band while it is being shown, where it hides nothing the pending
+        decision needs (see :func:`free_band`); not at all when there is no such place."""
         if self._pin is None or self._clock() > self._pin_until:
             return
-        width, height = painter.panel_size("centre")
-        top = height - PIN_BAND_ROWS
-        painter.rect("centre", 0, top, width, PIN_BAND_ROWS, palette.OFF)
-        painter.text("centre", max(0, (width - 4 * len(self._pin)) // 2), top + 1, self._pin, palette.CURSOR)
+        spot = free_band(painter, layout, snapshot, PIN_BAND_ROWS)
+        if spot is None:
+            return
+        panel, top = spot
+        self._pin_band = spot
+        width, _ = painter.panel_size(panel)
+        painter.rect(panel, 0, top, width, PIN_BAND_ROWS, palette.OFF)
+        painter.text(panel, max(0, (width - 4 * len(self._pin)) // 2), top + 1, self._pin, palette.CURSOR)
+
 
     def _draw_flash(self, painter, snapshot):
         """A red frame round the seat whose input was refused (the centre for the HOST button)."""
@@ -201,3 +220,17 @@ class TableDisplay:
         for y in range(height):
             painter.pixel(panel, 0, y, palette.ERROR)
             painter.pixel(panel, width - 1, y, palette.ERROR)
+
+
+def free_band(painter, layout, snapshot, rows: int):
+    """(panel, top row) of a full-width band of ``rows`` that covers no LED an option of the pending
+    decision concerns: the foot of the centre panel, else its top, else the panel of a seat the game
+    leaves empty; None when there is none."""
+    needed = {(panel, y) for option in snapshot.options for panel, _, y in layout.option_pixels(snapshot, option)}
+    _, height = painter.panel_size("centre")
+    candidates = [("centre", height - rows), ("centre", 0)]
+    candidates += [(layouts.seat_panel(seat), 0) for seat in range(len(snapshot.setup.seats), layouts.MAX_SEATS)]
+    for panel, top in candidates:
+        if painter.has_panel(panel) and not any(p == panel and top <= y < top + rows for p, y in needed):
+            return panel, top
+    return None

@@ -24,10 +24,15 @@ class Painter:
         self._sizes = {panel.name: (panel.width, panel.height) for panel in leds.layout.rig.panels}
         self._lowest = leds.lowest_value(palette.FAINT_LEVEL)
         self._faint = {}
-        lowest_tile = leds.lowest_value(palette.TILE_LEVEL)
-        self.colours = tuple(dataclasses.replace(c, rgb=_at_least(c.rgb, lowest_tile))
-                             for c in palette.tile_colours(game, palette_name))
+        self._lowest_tile = leds.lowest_value(palette.TILE_LEVEL)
+        self.colours = tuple(dataclasses.replace(c, rgb=self.lit(c.rgb)) for c in palette.tile_colours(game, palette_name))
+        self.neutral = self.lit(palette.WILD_SPACE)  # a lit grey: counters, the stack
         self.frame = self.faint(palette.FRAME)  # the outline of an empty area
+
+    def lit(self, rgb):
+        """``rgb``, brightened in proportion where the LEDs would drive it below :data:`palette.TILE_LEVEL`:
+        how a dark colour of something present (a tile, a face-down chip) stays clearly on."""
+        return _at_least(rgb, self._lowest_tile)
 
     def faint(self, rgb):
         """The faintest shade of ``rgb`` that the LEDs still show: its brightest channel driven at

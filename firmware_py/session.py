@@ -243,6 +243,7 @@ class Snapshot:
     settings: tuple  # (("brightness", b), ("hints", h), ("palette", p))
     credentials: Credentials  # secret: the join code and token digests never go to phones
     host_code: Optional[str]  # secret: the host code while the HOST menu shows it at the rig
+    showing: Optional[str]  # "address" or "legend" while the HOST menu shows it
     resumed: bool  # this game was resumed from the journal when the table started
     run: str  # names this run of the session: versions count from 1 again after a restart
 
@@ -281,6 +282,7 @@ class Session:
         self._menu = HostMenu()
         self._host_code = None  # (code, expires) once the HOST menu showed one
         self._host_code_shown = False
+        self._showing = None  # the HOST menu item on show: "address" or "legend"
         self._start(setup, game)
         self._resumed = game is not None and journal is not None  # the page says the table was restarted
         self._snapshot = self._build_snapshot()
@@ -645,10 +647,12 @@ class Session:
         if press.seat is None and press.kind == "hold":
             self._menu.toggle()
             self._host_code_shown = False
+            self._showing = None
             return
         if not self._menu.is_open:
             raise CommandRejected("hold HOST to open the menu")
         self._host_code_shown = False  # any button press moves on from the host code
+        self._showing = None
         action = self._menu.press(press.button)
         if action == "host code":
             self._host_code = (new_code(HOST_CODE_DIGITS), self._clock() + HOST_CODE_S)
@@ -656,6 +660,8 @@ class Session:
         elif action == "new game":
             self._start(dataclasses.replace(self.setup, seed=None), None)
             self._menu.close()
+        elif action in ("address", "legend"):
+            self._showing = action
         elif action == "brightness":
             self._settings["brightness"] = self._menu.next_brightness(self._settings["brightness"])
         elif action == "palette":
@@ -738,6 +744,7 @@ class Session:
             settings=tuple(sorted(self._settings.items())),
             credentials=self._credentials,
             host_code=self._host_code[0] if self._host_code_shown and self._menu.is_open else None,
+            showing=self._showing if self._menu.is_open else None,
             resumed=self._resumed,
             run=self._run_name,
         )

@@ -77,6 +77,7 @@ class PhoneRemote:
         except OSError as error:
             print(f"azul-table: no phone remote ({args.host}:{args.port}: {error.strerror or error})", file=sys.stderr)
             return None
+        table.display.address = remote.url.removeprefix("http://")
         for url in remote.urls:
             print(f"azul-table: phones join at {url}", file=sys.stderr)
         print(runner.qr_text(remote.url), file=sys.stderr)
@@ -84,13 +85,13 @@ class PhoneRemote:
             print(f"azul-table: simulator page at {remote.url.removesuffix('join')}simulator/", file=sys.stderr)
         running = contextlib.ExitStack()
         running.callback(remote.close)
-        advertisement = self._advertise(args.name, remote)
+        advertisement = self._advertise(args.name, remote, table.display)
         if advertisement is not None:
             running.callback(advertisement.close)  # first: the name goes before the page does
         return running
 
     @staticmethod
-    def _advertise(name, remote):
+    def _advertise(name, remote, display):
         """The table's name on mDNS for the addresses phones can reach; None for a loopback-only remote
         or where the network takes no multicast."""
         reachable = [a for a in remote.addresses if not ipaddress.ip_address(a).is_loopback]
@@ -99,6 +100,7 @@ class PhoneRemote:
 
         def claimed(found):
             remote.app.config["TABLE_HOST_NAMES"] = network.host_names(found)
+            display.address = f"{remote.url.removeprefix('http://')} {network.join_url(f'{found}.local', remote.port).removeprefix('http://')}"
             print(f"azul-table: phones also find the table at {network.join_url(f'{found}.local', remote.port)}",
                   file=sys.stderr)
 

@@ -19,6 +19,7 @@ SERVICE_TYPE = "_http._tcp.local."  # what DNS-SD browsers list as web pages
 NAME_TRIES = 20  # NAME, NAME-2 ... NAME-20
 LOOKUP_MS = 600  # how long to wait for another machine to answer to a name
 CLOSE_TIMEOUT_S = 5.0
+BUSY_TRIES = 3  # asks for one name when zeroconf reports that the machine kept it from answering
 
 
 def _usable(address) -> bool:
@@ -107,23 +108,34 @@ class Advertisement:
 
     def _claim(self):
         for candidate in self._candidates():
-            if self._closing.is_set():
-                return
-            if zeroconf.AddressResolver(f"{candidate}.local.").request(self._zeroconf, LOOKUP_MS):
-                continue  # another machine answers to this name
-            service = zeroconf.ServiceInfo(
-                SERVICE_TYPE, f"{candidate}.{SERVICE_TYPE}", port=self._port, server=f"{candidate}.local.",
-                addresses=[ipaddress.ip_address(a).packed for a in self._addresses], properties={"path": "/join"},
-            )
-            try:
-                self._zeroconf.register_service(service)
-            except zeroconf.NonUniqueNameException:
-                continue
-            except zeroconf.NotRunningException:
-                return
-            self.name = candidate
-            self._on_name(candidate)
-            return
+            for _ in range(BUSY_TRIES):
+                if self._closing.is_set():
+                    return
+                try:
+                    claimed = self._try(candidate)
+                except zeroconf.EventLoopBlocked:
+                    continue  # the machine was too busy to finish asking: ask again
+                except zeroconf.NotRunningException:
+                    return
+                if claimed:
+                    self.name = candidate
+                    self._on_name(candidate)
+                    return
+                break
+
+    def _try(self, candidate) -> bool:
+        """Claim ``candidate``; False when another machine answers to it or has its service."""
+        if zeroconf.AddressResolver(f"{candidate}.local.").request(self._zeroconf, LOOKUP_MS):
+            return False
+        service = zeroconf.ServiceInfo(
+            SERVICE_TYPE, f"{candidate}.{SERVICE_TYPE}", port=self._port, server=f"{candidate}.local.",
+            addresses=[ipaddress.ip_address(a).packed for a in self._addresses], properties={"path": "/join"},
+        )
+        try:
+            self._zeroconf.register_service(service)
+        except zeroconf.NonUniqueNameException:
+            return False
+        return True
 
     def wait(self, timeout: float) -> bool:
         """Wait until the name is claimed or every candidate was taken; True when it is the table's."""

@@ -9,9 +9,10 @@ import math
 import tomllib
 from pathlib import Path
 
-from firmware_py import palette
+from firmware_py import font, palette
 
 HERE = Path(__file__).parent
+MAX_SEATS = 4  # seat panels of the reference rig
 
 
 def load(name: str) -> dict:
@@ -47,14 +48,38 @@ def draw_menu(painter, menu):
     """The HOST menu on the centre panel: one item per line, the chosen one highlighted."""
     items, index = menu
     painter.rect("centre", 0, 0, 32, 16, palette.OFF)
-    labels = {"new game": "NEW", "host code": "HOST", "brightness": "LIGHT", "palette": "COLOUR"}
+    labels = {"new game": "NEW", "host code": "HOST", "address": "JOIN", "legend": "LEGEND",
+              "brightness": "LIGHT", "palette": "COLOUR"}
     top = max(0, min(index - 1, len(items) - 2)) if len(items) > 2 else 0
     for row, item in enumerate(items[top : top + 2]):
         y = 1 + row * 8
         chosen = top + row == index
         if chosen:
             painter.text("centre", 0, y, ">", palette.CURSOR)
-        painter.text("centre", 4, y, labels[item][:7], palette.CURSOR if chosen else palette.WILD_SPACE)
+        painter.text("centre", 4, y, labels[item][:7], palette.CURSOR if chosen else painter.neutral)
+
+
+def draw_address(painter, address: str, join_code: str, step: int):
+    """Where phones join, on the centre panel in place of the menu: the address scrolling along the
+    top rows (``step`` LEDs on), the join code below it."""
+    width, _ = painter.panel_size("centre")
+    painter.rect("centre", 0, 0, width, 16, palette.OFF)
+    text = f"{address}   " if address else "NO REMOTE   "
+    span = font.text_width(text) + 1
+    offset = step % span
+    for start in (-offset, span - offset):
+        if start < width:
+            painter.text("centre", start, 1, text, palette.CURSOR)
+    painter.text("centre", 0, 9, join_code, palette.CURSOR)
+
+
+def draw_legend(painter):
+    """Each tile colour as its 2x2 glyph with its notation letter beside it, four to a row."""
+    painter.rect("centre", 0, 0, 32, 16, palette.OFF)
+    for index, tile in enumerate(painter.colours):
+        x, y = 8 * (index % 4), 1 + 8 * (index // 4)
+        painter.tile("centre", x, y + 1, index, size=2)
+        painter.text("centre", x + 3, y, tile.letter, tile.rgb)
 
 
 def draw_host_code(painter, code: str):

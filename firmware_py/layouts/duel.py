@@ -53,7 +53,7 @@ def _draw_chip(painter, at, factory):
     if not factory["chip"]:
         return
     if not factory["chip_revealed"]:
-        painter.rect(PANEL, at[0], at[1], 4, 2, FACE_DOWN)
+        painter.rect(PANEL, at[0], at[1], 4, 2, painter.lit(FACE_DOWN))
         return
     halves = factory["chip"] * 2 if len(factory["chip"]) == 1 else factory["chip"]
     for half, letter in enumerate(halves):
@@ -117,8 +117,8 @@ def _draw_plates(painter, state, focus):
     x, y = CENTRE["stack_top"]
     if state["stack"]:
         top = duel.plate_spaces(state["stack"][0], 0)
-        painter.rect(PANEL, x, y, 1, 4, palette.SPECIAL if "S" in top else palette.WILD_SPACE)
-    painter.bar(PANEL, *CENTRE["stack_count"], 16, len(state["stack"]), palette.WILD_SPACE, empty=palette.OFF)
+        painter.rect(PANEL, x, y, 1, 4, palette.SPECIAL if "S" in top else painter.neutral)
+    painter.bar(PANEL, *CENTRE["stack_count"], 16, len(state["stack"]), painter.neutral, empty=palette.OFF)
 
 
 def _draw_seat(painter, snapshot, seat, player):
@@ -134,7 +134,7 @@ def _draw_seat(painter, snapshot, seat, player):
     state = snapshot.state
     if state["round"] < 5:
         painter.bar(panel, *SEAT["tokens"], 2, 2 - player["plates_taken"], palette.SEAT_COLOURS[seat])
-    painter.bar(panel, *SEAT["chips_taken"], 2, player["chips_taken"], palette.WILD_SPACE)
+    painter.bar(panel, *SEAT["chips_taken"], 2, player["chips_taken"], painter.neutral)
     bx, by = SEAT["broken"]
     for i in range(4):
         colour = painter.colours[COLOUR_INDEX[player["broken"][i]]].rgb if i < len(player["broken"]) else painter.frame

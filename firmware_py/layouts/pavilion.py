@@ -83,6 +83,12 @@ def _draw_seat(painter, snapshot, seat, player):
         for i in range(8):
             lit = i < count
             painter.pixel(panel, hx + i % 4, hy + 2 * colour + i // 4, rgb if lit else painter.frame)
+    cx, cy = SEAT["corners"]
+    kept = _tiles(player["corners"])
+    for i in range(4):
+        painter.pixel(panel, cx, cy + i, painter.colours[kept[i]].rgb if i < len(kept) else painter.frame)
+    if snapshot.state["token_holder"] == seat:
+        painter.pixel(panel, *SEAT["token"], palette.CURSOR)
     seat_colour = palette.SEAT_COLOURS[seat]
     painter.number(panel, *SEAT["score"], player["score"], seat_colour)
     tx, ty = SEAT["turn"]

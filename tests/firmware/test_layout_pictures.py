@@ -11,7 +11,7 @@ def pixels(png: bytes):
     return Image.open(io.BytesIO(png)).convert("RGB").tobytes()
 
 
-@pytest.mark.parametrize("name", sorted(pictures.POSITIONS))
+@pytest.mark.parametrize("name", sorted(pictures.NAMES))
 def test_documented_layout_pictures_are_current(name):
     golden = pictures.DOCS_DIR / f"layout_{name}.png"
     assert pixels(pictures.render(name)) == pixels(golden.read_bytes()), (

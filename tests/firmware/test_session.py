@@ -85,9 +85,9 @@ def _play_until(session, done, limit=200):
 
 def test_host_menu_changes_brightness_and_palette(session):
     session.call(Press(None, "HOST", "hold"))
-    assert session.snapshot.menu == (("new game", "host code", "brightness", "palette"), 0)
-    session.call(Press(0, "NEXT"))
-    session.call(Press(0, "NEXT"))
+    assert session.snapshot.menu == (("new game", "host code", "address", "legend", "brightness", "palette"), 0)
+    for _ in range(4):
+        session.call(Press(0, "NEXT"))
     session.call(Press(0, "OK"))
     assert session.snapshot.setting("brightness") == 0.25
     session.call(Press(None, "HOST"))

@@ -10,7 +10,7 @@ import zeroconf
 
 from web_remote import network
 
-WAIT_S = 10
+WAIT_S = 30  # generous: a busy machine slows multicast answers down
 
 
 class Listener(zeroconf.ServiceListener):
