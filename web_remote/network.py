@@ -74,6 +74,26 @@ def host_names(name: str) -> tuple:
     return tuple(dict.fromkeys(names))
 
 
+def new_zeroconf(addresses, ip_version=zeroconf.IPVersion.V4Only) -> zeroconf.Zeroconf:
+    """A Zeroconf on ``addresses`` with an event loop of its own. It is made on a fresh thread:
+    made on one whose asyncio loop is running (an asyncio host, Playwright's in the tests) it
+    would use that loop, and its blocking calls would wait on it."""
+    made = {}
+
+    def make():
+        try:
+            made["zeroconf"] = zeroconf.Zeroconf(interfaces=addresses, ip_version=ip_version)
+        except Exception as error:  # handed to the caller below
+            made["error"] = error
+
+    thread = threading.Thread(target=make, name="mdns-start")
+    thread.start()
+    thread.join()
+    if "error" in made:
+        raise made["error"]
+    return made["zeroconf"]
+
+
 class Advertisement:
     """The table on mDNS/DNS-SD: its own name ``NAME.local`` and an ``_http._tcp`` service for the join
     page, so that a phone can type ``http://NAME.local:PORT``.
@@ -92,9 +112,9 @@ class Advertisement:
         self._addresses = list(addresses)
         self._on_name = on_name
         self._closing = threading.Event()
-        self._zeroconf = zeroconf.Zeroconf(
-            interfaces=self._addresses,
-            ip_version=zeroconf.IPVersion.All if versions == {4, 6} else
+        self._zeroconf = new_zeroconf(
+            self._addresses,
+            zeroconf.IPVersion.All if versions == {4, 6} else
             zeroconf.IPVersion.V6Only if versions == {6} else zeroconf.IPVersion.V4Only,
         )
         self._thread = threading.Thread(target=self._claim, name="mdns", daemon=True)

@@ -26,11 +26,12 @@ POOL_SHOWN = 2 * CENTRE["centre_pool_height"]
 
 
 class Reader:
-    """Reads one frame: which colour each LED is, through the last-move mark."""
+    """Reads one frame of ``game``: which colour each LED is, through the last-move mark."""
 
-    def __init__(self, leds, palette_name="standard"):
+    def __init__(self, leds, game="pavilion", palette_name="standard"):
         self.leds = leds
-        painter = Painter(leds, "pavilion", palette_name)
+        self.painter = painter = Painter(leds, game, palette_name)
+        self.colours = pavilion.COLOURS if game == "pavilion" else duel.COLOURS
         self.full, self.faint = {}, {}
         for index, tile in enumerate(painter.colours):
             for table, rgb in ((self.full, tile.rgb), (self.faint, painter.faint(tile.rgb))):
@@ -193,29 +194,10 @@ class DuelReader(Reader):
     """Reads an Azul Duel frame: tiles, plates' printed spaces, chips and counters."""
 
     def __init__(self, leds, palette_name="standard"):
-        self.leds = leds
-        painter = Painter(leds, "duel", palette_name)
-        self.painter = painter
-        self.full, self.faint = {}, {}
-        for index, tile in enumerate(painter.colours):
-            for table, rgb in ((self.full, tile.rgb), (self.faint, painter.faint(tile.rgb))):
-                table[rgb] = table[_marked(rgb)] = index
-        self.frame = {painter.frame, _marked(painter.frame)}
-        self.levels = hardware.frame.level_table(leds.rig.gamma, leds.rig.max_brightness * leds.brightness)
-        self.glyphs = {i: tile.glyph for i, tile in enumerate(painter.colours)}
-
-    def tile(self, panel, x, y):
-        quarters = [self.rgb(panel, x + dx, y + dy) for dy in range(2) for dx in range(2)]
-        if all(q in (palette.OFF, EMPTIED) for q in quarters):  # dark, or just emptied by the last move
-            return None
-        colour = next((self.full[q] for q in quarters if q in self.full), None)
-        assert colour is not None, f"no tile colour in {quarters} at {panel} ({x}, {y})"
-        glyph = tuple(tuple(int(quarters[2 * dy + dx] in self.full) for dx in range(2)) for dy in range(2))
-        assert glyph == self.glyphs[colour], f"glyph {glyph} at {panel} ({x}, {y})"
-        return colour
+        super().__init__(leds, "duel", palette_name)
 
     def letter(self, rgb):
-        return duel.COLOURS[self.full[rgb]] if rgb in self.full else None
+        return self.colours[self.full[rgb]] if rgb in self.full else None
 
     def lit(self, panel, x, y, rgb):
         return self.rgb(panel, x, y) in (rgb, _marked(rgb))

@@ -36,7 +36,7 @@ class Listener(zeroconf.ServiceListener):
 @pytest.fixture
 def phone():
     """A zeroconf instance on the loopback interface, asking as a phone would."""
-    asker = zeroconf.Zeroconf(interfaces=["127.0.0.1"], ip_version=zeroconf.IPVersion.V4Only)
+    asker = network.new_zeroconf(["127.0.0.1"])
     yield asker
     asker.close()
 

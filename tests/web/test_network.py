@@ -164,7 +164,7 @@ def test_phones_on_the_network_find_the_table_by_its_name(namespace, tmp_path):
     ours, theirs = link()
     table_name = f"azul-test-{random.randrange(16**8):08x}"
     process, err = start_table(name, tmp_path, "--name", table_name, until="phones also find the table")
-    phone = zeroconf.Zeroconf(interfaces=[ours], ip_version=zeroconf.IPVersion.V4Only)
+    phone = network.new_zeroconf([ours])
     try:
         text = err.read_text()
         port = int(join_urls(text)[0].rsplit(":", 1)[1].split("/")[0])

@@ -1,4 +1,4 @@
-"""The host PIN on the centre panel: drawn over the table's picture while it is shown, then gone."""
+"""The join code on the centre panel: drawn over the table's picture while it is shown, then gone."""
 import hardware
 from firmware_py import font
 from firmware_py.display import TableDisplay
@@ -14,13 +14,13 @@ class Clock:
 
 
 def lit_band(memory, width, height):
-    """The lit pixels of the centre panel's bottom seven rows, as (x, y) offsets from the band's top."""
+    """The lit pixels of the centre panel's top seven rows, as (x, y) offsets from the text's top."""
     frame = memory.panels()
-    return {(x, y - (height - 6)) for y in range(height - 7, height) for x in range(width)
-            if frame.pixel("centre", x, y) != (0, 0, 0)}
+    return {(x, y - 1) for y in range(7) for x in range(width) if frame.pixel("centre", x, y) != (0, 0, 0)}
 
 
-def test_the_pin_is_shown_at_the_foot_of_the_centre_panel_until_its_time_is_up():
+def test_the_code_is_shown_on_the_centre_panel_until_its_time_is_up():
+    # Azul Duel's first decision takes a plate from the display at the panel's foot: the code goes on top
     hw = hardware.simulate(clock=hardware.ManualClock())
     clock = Clock()
     display = TableDisplay(hw.leds, clock=clock)
