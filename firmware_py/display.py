@@ -177,8 +177,8 @@ class TableDisplay:
         now, areas = self._clock(), []
         if now <= self._host_code_until + margin:
             areas.append(("centre", 0, 0, width, height))
-        if self._pin is not None and self._pin_band is not None and now <= self._pin_until + margin:
-            panel, top = self._pin_band
+        if self._pin is not None and now <= self._pin_until + margin:
+            panel, top = self._pin_band or ("centre", height - PIN_BAND_ROWS)  # before its first frame: the foot
             areas.append((panel, 0, top, width, PIN_BAND_ROWS))
         return areas
 
