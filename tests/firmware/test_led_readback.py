@@ -157,6 +157,18 @@ def expected(state, current):
     }
 
 
+def _play_on(session, chooser):
+    """Play 1 to 11 random options: the position then, or None once the game is over (the
+    winners' marks stand where the turn was, a picture of its own)."""
+    for _ in range(chooser.randrange(1, 12)):
+        snapshot = session.snapshot
+        if snapshot.over:
+            break
+        session.apply(Play(snapshot.current_player, chooser.choice(snapshot.options)))
+    snapshot = session.snapshot
+    return None if snapshot.over else snapshot
+
+
 @pytest.mark.parametrize("side", pavilion.SIDES)
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_whole_pavilion_position_reads_back_from_the_leds(players, side):
@@ -168,13 +180,8 @@ def test_the_whole_pavilion_position_reads_back_from_the_leds(players, side):
             session = Session(Setup(game="pavilion", seats=(Seat(),) * players, seed=chooser.randrange(2**32),
                                     flags=(("side", side),)))
             for _ in range(25):
-                for _ in range(chooser.randrange(1, 12)):
-                    snapshot = session.snapshot
-                    if snapshot.over:
-                        break
-                    session.apply(Play(snapshot.current_player, chooser.choice(snapshot.options)))
-                snapshot = session.snapshot
-                if snapshot.over:  # the winners' marks stand where the turn was: a game of its own
+                snapshot = _play_on(session, chooser)
+                if snapshot is None:
                     break
                 display.draw(snapshot)
                 reader = Reader(hw.leds)
@@ -346,13 +353,8 @@ def test_the_whole_duel_position_reads_back_from_the_leds():
         while positions < 3 * POSITIONS_PER_CASE:
             session = Session(Setup(game="duel", seed=chooser.randrange(2**32)))
             while positions < 3 * POSITIONS_PER_CASE:
-                for _ in range(chooser.randrange(1, 12)):
-                    snapshot = session.snapshot
-                    if snapshot.over:
-                        break
-                    session.apply(Play(snapshot.current_player, chooser.choice(snapshot.options)))
-                snapshot = session.snapshot
-                if snapshot.over:
+                snapshot = _play_on(session, chooser)
+                if snapshot is None:
                     break
                 display.draw(snapshot)
                 shown = duel_layout._shown_plates(snapshot.state, duel_layout._focus_plate(snapshot))
