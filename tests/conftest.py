@@ -1,6 +1,7 @@
-"""Test-wide settings: hypothesis profiles (the thorough one is the default)."""
+"""Test-wide settings: hypothesis profiles (the thorough one is the default), and journals closed."""
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -10,3 +11,23 @@ settings.register_profile(
 )
 settings.register_profile("quick", parent=settings.get_profile("default"), max_examples=20)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.fixture(autouse=True)
+def journals_are_closed(monkeypatch):
+    """Every journal a test opens is closed when the test ends, as the table closes its own at exit
+    (from Python 3.13 a database left open is a ResourceWarning, which the suite treats as an error)."""
+    from firmware_py.journal import Journal
+
+    opened = []
+    open_journal = Journal.__init__
+
+    def tracked(self, *args, **kwargs):
+        opened.append(self)
+        open_journal(self, *args, **kwargs)
+
+    monkeypatch.setattr(Journal, "__init__", tracked)
+    yield
+    for journal in opened:
+        if hasattr(journal, "_db"):
+            journal.close()

@@ -49,6 +49,7 @@ bind() { mkdir -p "$ROOT$1"; mount --bind "$1" "$ROOT$1"; mounted+=("$ROOT$1"); 
 
 in_root() {
     chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 \
+        PIP_CERT=/etc/ssl/certs/ca-certificates.crt \
         ${HYPOTHESIS_PROFILE:+HYPOTHESIS_PROFILE=$HYPOTHESIS_PROFILE} /bin/sh -c "cd $SRC && $1"
 }
 
@@ -57,6 +58,14 @@ if [ ! -e "$ROOT/.azul-root-ready" ]; then
 fi
 cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
 bind /proc; bind /sys; bind /dev; bind /dev/pts
+# The root trusts the local certificate authorities the host trusts (a network
+# whose proxy inspects TLS would otherwise fail pip with CERTIFICATE_VERIFY_FAILED).
+local_cas=(/usr/local/share/ca-certificates/*.crt)
+if [ -e "${local_cas[0]}" ]; then
+    mkdir -p "$ROOT/usr/local/share/ca-certificates"
+    cp "${local_cas[@]}" "$ROOT/usr/local/share/ca-certificates/"
+    chroot "$ROOT" /usr/sbin/update-ca-certificates >/dev/null
+fi
 
 # The working tree as git sees it (tracked and new files, nothing ignored);
 # the venv and the built core stay in the root between runs.

@@ -1,5 +1,6 @@
 """A damaged journal never loses the game or the history (issue 11, finding 11), and phones' seats survive restarts."""
 import argparse
+import contextlib
 import sqlite3
 
 import pytest
@@ -23,7 +24,7 @@ def played(directory, decisions=8):
 
 
 def damage(directory, sql, *args):
-    with sqlite3.connect(directory / DATABASE_NAME) as db:
+    with contextlib.closing(sqlite3.connect(directory / DATABASE_NAME)) as db, db:
         db.execute(sql, args)
 
 
@@ -96,7 +97,7 @@ def test_phones_keep_their_seats_after_a_restart(tmp_path):
     code = session.snapshot.credentials.join_code
     session.apply(Join(0, code, digest("ada's phone")))
     session.apply(Join(1, code, digest("bo's phone")))
-    with sqlite3.connect(tmp_path / DATABASE_NAME) as db:
+    with contextlib.closing(sqlite3.connect(tmp_path / DATABASE_NAME)) as db, db:
         [kept] = db.execute("SELECT credentials FROM games").fetchone()
     assert "ada's phone" not in kept and digest("ada's phone") in kept
     journal, resumed = resume(tmp_path)

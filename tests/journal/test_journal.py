@@ -138,7 +138,7 @@ def test_a_database_with_damaged_pages_is_moved_aside(tmp_path):
     play(Session(Setup(seed=3), journal=journal), ["P1"])
     journal.close()
     path = tmp_path / DATABASE_NAME
-    with sqlite3.connect(path) as db:
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     data = bytearray(path.read_bytes())
     page_size = int.from_bytes(data[16:18], "big")
@@ -152,7 +152,7 @@ def test_a_database_with_damaged_pages_is_moved_aside(tmp_path):
 
 def test_a_journal_from_a_newer_program_is_refused_and_left_alone(tmp_path):
     Journal(tmp_path).close()
-    with sqlite3.connect(tmp_path / DATABASE_NAME) as db:
+    with contextlib.closing(sqlite3.connect(tmp_path / DATABASE_NAME)) as db, db:
         db.execute("PRAGMA user_version = 99")
     before = (tmp_path / DATABASE_NAME).read_bytes()
     with pytest.raises(JournalError, match="schema version 99, newer"):

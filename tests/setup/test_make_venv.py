@@ -8,14 +8,27 @@ import venv
 
 import pytest
 
+from hardware.board import LGPIO_WHEEL_PYTHONS
 from tests.setup.conftest import PI4, PI5, PROJECT
 
 MAKE_VENV = PROJECT / "tools" / "make_venv.py"
+WHEEL = sys.version_info[:2] in LGPIO_WHEEL_PYTHONS
+GPIO = ",gpio" if WHEEL else ""
+"""The extra for PyPI's lgpio where it has a wheel; elsewhere the plans below see Debian's lgpio instead."""
 
 
 def plan(tmp_path, *options, model=None, device_tree=None, environ=None):
-    """The stderr of a dry run for a venv in tmp_path, and its exit code."""
+    """The stderr of a dry run for a venv in tmp_path, and its exit code.
+
+    Where PyPI has no lgpio wheel for this Python (3.13), the run sees an ``lgpio`` module as if
+    Debian's python3-lgpio were installed, which is how such a Pi is set up; the refusal without
+    it is tested on its own below."""
     env = {key: value for key, value in os.environ.items() if key != "AZUL_LED_BACKEND"} | (environ or {})
+    if not WHEEL:
+        system = tmp_path / "system-packages"
+        system.mkdir(exist_ok=True)
+        (system / "lgpio.py").write_text("")
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(system), env.get("PYTHONPATH")]))
     tree = ["--device-tree", str(device_tree)] if device_tree else []
     result = subprocess.run([sys.executable, str(MAKE_VENV), str(tmp_path / "venv"), "--dry-run", *tree, *options],
                             capture_output=True, text=True, env=env)
@@ -44,23 +57,23 @@ def test_a_pi_sees_the_system_packages_and_gets_its_led_library(tmp_path, device
     code, out = plan(tmp_path, device_tree=device_tree(model))
     assert code == 0, out
     assert f"-m venv --clear --system-site-packages {tmp_path / 'venv'}" in out
-    assert f"{PROJECT}[dev,{extra},gpio]" in out  # no lgpio here: Python 3.11/3.12 get PyPI's wheel
+    assert f"{PROJECT}[dev,{extra}{GPIO}]" in out  # Python 3.11/3.12 get PyPI's lgpio wheel
 
 
 def test_the_rig_file_and_the_environment_choose_the_backend(tmp_path, device_tree):
     code, out = plan(tmp_path, device_tree=device_tree(PI4), environ={"AZUL_LED_BACKEND": "blinka"})
-    assert f"{PROJECT}[dev,blinka,ws281x,gpio]" in out  # Blinka drives a Pi 4's LEDs through rpi_ws281x
+    assert f"{PROJECT}[dev,blinka,ws281x{GPIO}]" in out  # Blinka drives a Pi 4's LEDs through rpi_ws281x
     rig = tmp_path / "rig.toml"
     rig.write_text((PROJECT / "hardware" / "reference_rig.toml").read_text().replace('backend = "auto"', 'backend = "simulator"'))
     code, out = plan(tmp_path, "--rig", str(rig), device_tree=device_tree(PI5))
-    assert "LED backend simulator" in out and f"{PROJECT}[dev,gpio]" in out and "--system-site-packages" in out
+    assert "LED backend simulator" in out and f"{PROJECT}[dev{GPIO}]" in out and "--system-site-packages" in out
     code, out = plan(tmp_path, device_tree=device_tree(PI5), environ={"AZUL_LED_BACKEND": "ws2812"})
     assert code == 1 and "AZUL_LED_BACKEND='ws2812' is not an LED backend" in out
 
 
 def test_a_service_venv_has_the_project_itself_without_test_tools(tmp_path, device_tree):
     code, out = plan(tmp_path, "--service", device_tree=device_tree(PI5))
-    assert f"pip install --quiet '{PROJECT}[pi5,gpio]'" in out and "-e" not in out.split("pip install")[-1].split("\n")[0]
+    assert f"pip install --quiet '{PROJECT}[pi5{GPIO}]'" in out and "-e" not in out.split("pip install")[-1].split("\n")[0]
     assert f"write_mo(target, read_po(source))\n' {PROJECT / 'web_remote' / 'translations'}" in out  # the phone page's languages
 
 
@@ -105,3 +118,16 @@ def test_python_3_13_on_a_pi_needs_debian_lgpio(tool, monkeypatch, device_tree, 
     err = capsys.readouterr().err
     assert "the buttons need lgpio, which PyPI has no wheel of for Python 3.13: sudo apt install python3-lgpio" in err
     assert "pip install" not in err
+
+
+def test_python_3_13_on_a_pi_with_debian_lgpio_gets_a_venv_that_sees_it(tool, monkeypatch, device_tree, capsys):
+    monkeypatch.setattr(tool, "VERSION", (3, 13))
+    monkeypatch.setattr(tool, "missing_for_build", lambda: [])
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(tool.importlib.util, "find_spec",
+                        lambda name: importlib.util.spec_from_loader("lgpio", loader=None) if name == "lgpio" else real_find_spec(name))
+    venv_dir = device_tree(PI5).parent / "venv"
+    assert tool.main([str(venv_dir), "--dry-run", "--device-tree", str(device_tree(PI5))]) == 0
+    err = capsys.readouterr().err
+    assert f"-m venv --clear --system-site-packages {venv_dir}" in err
+    assert f"'{PROJECT}[dev,pi5]'" in err  # lgpio comes from Debian, not from a pip extra
