@@ -165,6 +165,7 @@ def main(argv=None, addons=()) -> int:
         print(f"azul-table: {error}", file=sys.stderr)
         return 2
     seats = args.seats or tuple(Seat() for _ in range(games.spec(args.game).min_players))
+    journal = None
     try:
         setup = Setup(game=args.game, seats=seats, seed=args.seed, flags=tuple(args.flags))
         journal = Journal(data_dir(args.data))
@@ -173,6 +174,8 @@ def main(argv=None, addons=()) -> int:
         interactive = sys.stdout.isatty() and not args.no_terminal and not args.console
         hw = hardware.open_hardware(rig, png_path=args.png, terminal=sys.stdout if interactive else None)
     except (ValueError, hardware.BackendUnavailable) as error:
+        if journal is not None:
+            journal.close()
         print(f"azul-table: {error}", file=sys.stderr)
         return 2
     stopping = threading.Event()

@@ -37,7 +37,8 @@ def browser_type_launch_args(browser_type_launch_args):
 def remote(tmp_path_factory):
     """A Pavilion for three phones a few decisions in, kept in a journal (so the past-games pages have a game)."""
     setup = Setup(game="pavilion", seats=tuple(Seat("phone", name) for name in ("Ada", "Bo", "Cy")), seed=3)
-    session = Session(setup, journal=Journal(tmp_path_factory.mktemp("journal"))).start()
+    journal = Journal(tmp_path_factory.mktemp("journal"))
+    session = Session(setup, journal=journal).start()
     for _ in range(5):
         session.call(Play(session.snapshot.current_player, session.snapshot.options[0]))
     served = runner.start(RemoteService(session), host="127.0.0.1", port=0)
@@ -45,6 +46,7 @@ def remote(tmp_path_factory):
     yield served
     served.close()
     session.stop()
+    journal.close()
 
 
 def seated(browser, remote, language, viewport):
