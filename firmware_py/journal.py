@@ -92,6 +92,17 @@ MIGRATIONS = (
         "CREATE UNIQUE INDEX decisions_line ON decisions(game_id, ply) WHERE reverted IS NULL",
         "CREATE INDEX decisions_by_game ON decisions(game_id, id)",
     ),
+    # 3: the game review: per decision of a human seat, the option the computer prefers and the points
+    # the one played lost; a game's reviewed_at is set once each of them has its row.
+    (
+        """CREATE TABLE reviews (
+            decision_id INTEGER PRIMARY KEY REFERENCES decisions(id),
+            preferred TEXT NOT NULL,
+            loss REAL NOT NULL CHECK (loss >= 0),
+            reviewed_at TEXT NOT NULL
+        )""",
+        "ALTER TABLE games ADD COLUMN reviewed_at TEXT",
+    ),
 )
 """Schema migrations: entry n-1 takes ``PRAGMA user_version`` from n-1 to n, in one transaction."""
 
@@ -388,8 +399,8 @@ class Journal:
             if changed != 1 or self._ply < 1:
                 raise sqlite3.IntegrityError(f"no decision {self._ply} of game {self._game_id} to take back")
             db.execute(
-                "UPDATE games SET status = 'running', finished_at = NULL, scores = NULL, winners = NULL"
-                " WHERE id = ? AND status = 'finished'",
+                "UPDATE games SET status = 'running', finished_at = NULL, scores = NULL, winners = NULL,"
+                " reviewed_at = NULL WHERE id = ? AND status = 'finished'",
                 (self._game_id,),
             )
         self._ply -= 1
@@ -502,6 +513,49 @@ class Journal:
                  json.dumps(list(final.winners())) if final.is_over() else None, game_id),
             )
         return game_id
+
+    # -- the game review -----------------------------------------------------------
+
+    def games_to_review(self) -> list:
+        """Ids of the finished games played at this table whose review is not complete, oldest first."""
+        with self._lock:
+            return [row[0] for row in self._db.execute(
+                "SELECT id FROM games WHERE status = 'finished' AND origin = 'table' AND reviewed_at IS NULL"
+                " ORDER BY id")]
+
+    def review_rows(self, game_id: int) -> list:
+        """The standing decisions of a game, in order: (decision id, ply, seat, notation, preferred, loss);
+        preferred and loss are None for a decision not reviewed yet."""
+        with self._lock:
+            return self._db.execute(
+                "SELECT d.id, d.ply, d.seat, d.notation, r.preferred, r.loss FROM decisions d"
+                " LEFT JOIN reviews r ON r.decision_id = d.id"
+                " WHERE d.game_id = ? AND d.reverted IS NULL ORDER BY d.ply", (game_id,)).fetchall()
+
+    def review_complete(self, game_id: int) -> bool:
+        """Whether the review of a game is complete (every decision of a human seat reviewed)."""
+        with self._lock:
+            row = self._db.execute("SELECT reviewed_at FROM games WHERE id = ?", (game_id,)).fetchone()
+        return row is not None and row[0] is not None
+
+    def keep_review(self, decision_id: int, preferred: str, loss: float) -> bool:
+        """Store the review of one decision; False (nothing kept) when it was taken back meanwhile."""
+        with self._write("keep the review of a decision") as db:
+            return db.execute(
+                "INSERT OR REPLACE INTO reviews(decision_id, preferred, loss, reviewed_at)"
+                " SELECT id, ?, ?, ? FROM decisions WHERE id = ? AND reverted IS NULL",
+                (preferred, loss, self._clock(), decision_id)).rowcount == 1
+
+    def finish_review(self, game_id: int):
+        """Mark a game's review complete, if the game is still finished."""
+        with self._write("mark the review complete") as db:
+            db.execute("UPDATE games SET reviewed_at = ? WHERE id = ? AND status = 'finished'",
+                       (self._clock(), game_id))
+
+    @property
+    def current_game(self) -> Optional[int]:
+        """The id of the game at the table now (None before the session started one)."""
+        return self._game_id
 
     # -- reading rows ------------------------------------------------------------
 

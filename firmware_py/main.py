@@ -14,6 +14,7 @@ from firmware_py import games
 from firmware_py.console import Console
 from firmware_py.journal import DATA_VARIABLE, Journal, check_data_dir, data_dir
 from firmware_py.keyboard import HELP, KeyboardButtons
+from firmware_py.reviewer import Reviewer
 from firmware_py.session import AI_LEVELS, HOST_CODE_S, Seat, Session, Setup
 from firmware_py.table import Table
 
@@ -178,6 +179,8 @@ def main(argv=None, addons=()) -> int:
             journal.close()
         print(f"azul-table: {error}", file=sys.stderr)
         return 2
+    reviewer = Reviewer(journal)  # finished games' review, at the lowest priority
+    session.subscribe(reviewer.notice)
     stopping = threading.Event()
     for stop_signal in (signal.SIGTERM, signal.SIGHUP):  # a service stop, or the terminal closing
         signal.signal(stop_signal, lambda *_: stopping.set())
@@ -191,6 +194,7 @@ def main(argv=None, addons=()) -> int:
         print(HELP, file=sys.stderr)
     try:
         table.start()
+        reviewer.start()
         if keyboard is not None:
             keyboard.start()
         if args.console:
@@ -206,6 +210,7 @@ def main(argv=None, addons=()) -> int:
             if running is not None:
                 running.close()
         table.close()
+        reviewer.close()
         journal.close()
     print("azul-table: stopped, LEDs off", file=sys.stderr)
     return 0

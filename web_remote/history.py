@@ -110,6 +110,12 @@ def replayable(build, record: Record, *args, **kwargs):
         raise BadRequest("history.bad_record", status=422, reason=str(error)) from None
 
 
+def seat_names(record: Record, lang: str) -> list:
+    """The players' names as the pages show them: "Player N" in the phone's language where a seat has none."""
+    return [seat.name[:MAX_NAME] or i18n.translate(lang, "seat.default", n=index + 1)
+            for index, seat in enumerate(record.setup.seats)]
+
+
 def move_page(ply: int, moves: int) -> range:
     """The moves (1-based) listed on the replay page of ``ply``: the page of MOVES_PER_PAGE that holds it."""
     first = max(0, ply - 1) // MOVES_PER_PAGE * MOVES_PER_PAGE + 1
@@ -153,8 +159,7 @@ def replay(game_id):
     ply = replay_ply(record)
     snapshot = replayed(record, ply)
     lang, game = language(), record.setup.game
-    names = [seat.name[:MAX_NAME] or i18n.translate(lang, "seat.default", n=index + 1)
-             for index, seat in enumerate(record.setup.seats)]
+    names = seat_names(record, lang)
     shown = move_page(ply, len(record.moves))
     positions = replayable(replay_positions, record)
     moves = [(number, record.moves[number - 1], names[positions[number - 1].current_player],

@@ -378,6 +378,19 @@ MESSAGES = {
     "pending.pavilion.pay": N_("How many wild tiles to pay with"),
     "pending.pavilion.place": N_("Place a tile, or pass"),
 
+    "review.about": N_("For each decision, the computer compares the option played with the one it prefers "
+                       "and estimates the points of final margin it cost."),
+    "review.decision": N_("Decision {ply}: about {points} points lost"),
+    "review.imported": N_("Game {n} was imported: only games played at this table are reviewed."),
+    "review.no_current": N_("No game has been played at the table yet."),
+    "review.none": N_("No mistake worth showing."),
+    "review.played": N_("Played (red outline): {label}"),
+    "review.preferred": N_("The computer prefers (green, dashed): {label}"),
+    "review.progress": P_("The computer is reviewing the game: {done} of {n} decision so far.",
+                          "The computer is reviewing the game: {done} of {n} decisions so far."),
+    "review.title": N_("Biggest mistakes"),
+    "review.unfinished": N_("Game {n} is still being played: its review is shown once it is over."),
+
     "seat.default": N_("Player {n}"),
 
     "settings.brightness": N_("Brightness cap (%)"),

@@ -26,7 +26,7 @@ STREAMS = ("/api/events", "/simulator/frames")  # endless answers: tested on the
 JSON_PATHS = ["/api/state", "/api/me", "/api/join", "/api/move", "/api/undo", "/api/undo/answer", "/api/hint",
               "/api/host/login", "/api/host/join-code", "/api/host/setup", "/api/host/settings", "/api/host/release",
               "/history/1.json", "/history/import", "/history/1/leds", "/history/live", "/simulator/press",
-              "/simulator/layout", "/api/openapi.json"]
+              "/simulator/layout", "/api/openapi.json", "/review/current", "/review/1"]
 
 
 @pytest.fixture
@@ -150,5 +150,5 @@ def test_the_served_description_is_the_one_in_the_repository_and_names_every_jso
     assert served == kept
     described = {path.replace("{game_id}", "<int:game_id>") for path in kept["paths"]}
     routes = {rule.rule for rule in app.url_map.iter_rules()
-              if rule.rule.startswith(("/api/", "/history/import", "/history/live")) or rule.rule.endswith((".json", "/leds"))}
+              if rule.rule.startswith(("/api/", "/history/import", "/history/live", "/review/")) or rule.rule.endswith((".json", "/leds"))}
     assert routes <= described, routes - described

@@ -1,0 +1,63 @@
+"""In real headless Chromium: the game-over view draws each player's biggest mistakes on the board."""
+import os
+
+import pytest
+
+from firmware_py.journal import Journal
+from firmware_py.reviewer import Reviewer
+from firmware_py.session import Session
+from tests.journal.test_review import TINY
+from tests.journal.test_review_pages import ADA_AND_BO, finish
+from tests.web.test_browser import CHROMIUM, phone
+from web_remote import i18n, runner
+from web_remote.service import RemoteService
+
+pytest.importorskip("playwright")
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed")
+
+from playwright.sync_api import expect  # noqa: E402
+
+
+@pytest.fixture
+def remote(tmp_path):
+    """The remote on a free port in front of a finished Duel whose review is half done; yields (remote, reviewer)."""
+    journal = Journal(tmp_path)
+    session = Session(ADA_AND_BO, journal=journal)
+    finish(session)
+    rows = journal.review_rows(journal.current_game)
+    for decision_id, *_ in rows[: len(rows) // 2]:
+        journal.keep_review(decision_id, "P1", 0.0)  # the first half: no mistake, so the page waits for the rest
+    running = runner.start(RemoteService(session.start()), host="127.0.0.1", port=0)
+    reviewer = Reviewer(journal, **TINY)
+    yield running, reviewer
+    reviewer.close()
+    running.close()
+    session.stop()
+    journal.close()
+
+
+def test_the_game_over_view_draws_the_biggest_mistakes_with_the_played_and_preferred_options(browser, remote):
+    running, reviewer = remote
+    page = phone(browser, running)
+    page.goto("/")
+    expect(page.locator("#over")).to_be_visible()
+    halfway = page.context.request.get("/review/current").json()
+    assert not halfway["complete"]
+    expect(page.locator("#review-status")).to_have_text(
+        i18n.translate("en", "review.progress", done=halfway["reviewed"], n=halfway["decisions"]))
+    reviewer.start()  # the rest of the review arrives while the page is open
+    assert reviewer.idle.wait(60)
+    review = page.context.request.get("/review/current").json()
+    assert review["complete"]
+    expect(page.locator("#review-status")).to_have_text("", timeout=10_000)
+    for player in review["players"]:
+        figures = page.locator(f'.review-player[data-seat="{player["seat"]}"] figure.mistake')
+        expect(figures).to_have_count(len(player["mistakes"]))
+        for index, item in enumerate(player["mistakes"]):
+            figure = figures.nth(index)
+            expect(figure.locator("figcaption")).to_contain_text(item["played"]["notation"])
+            expect(figure.locator("figcaption")).to_contain_text(item["preferred"]["notation"])
+            expect(figure.locator(f'svg [data-seat="{player["seat"]}"]')).to_have_count(1)
+    marked = page.locator("figure.mistake:has(.review-played):has(.review-preferred)")
+    assert marked.count() >= 1  # take and line options are parts of the drawing, outlined both ways
+    assert page.locator(".review-played rect").first.evaluate("node => getComputedStyle(node).stroke") == "rgb(198, 40, 40)"

@@ -1,0 +1,92 @@
+"use strict";
+// The game review on the live page's game-over view: each player's biggest mistakes, each drawn on the
+// board as it stood before the decision, the option played outlined red and the computer's preferred one
+// green and dashed. It follows the game-over section that live.js shows and hides, and asks the server
+// again while the computer is still reviewing.
+(() => {
+  const { t, call, element } = Remote;
+  const POLL_MS = 5000;
+  const section = document.getElementById("review");
+  const over = document.getElementById("over");
+  const status = document.getElementById("review-status");
+  const players = document.getElementById("review-players");
+  const points = new Intl.NumberFormat(document.documentElement.lang, { maximumFractionDigits: 1 });
+  let timer = null;
+  let following = false;
+  let drawn = null; // "game:reviewed" of what is drawn, so a poll that brings nothing new draws nothing
+
+  // The board parts an option is played with (touch.js's paths): shared parts anywhere, a board's parts
+  // only on the deciding seat's board.
+  function mark(svgRoot, game, notation, seat, name) {
+    Touch.PATHS[game](notation).forEach((key) => {
+      svgRoot.querySelectorAll(`[data-hit="${CSS.escape(key)}"]`).forEach((node) => {
+        const board = node.closest("[data-seat]");
+        if (board === null || Number(board.dataset.seat) === seat) node.classList.add(name);
+      });
+    });
+  }
+
+  function mistake(item, seat) {
+    const figure = element("figure", { class: "mistake", "data-ply": item.ply });
+    const drawing = element("div", { class: "board" });
+    figure.appendChild(drawing);
+    const svgRoot = Board.draw(drawing, item.board, seat);
+    mark(svgRoot, item.board.game, item.played.notation, seat, "review-played");
+    mark(svgRoot, item.board.game, item.preferred.notation, seat, "review-preferred");
+    const caption = element("figcaption");
+    caption.appendChild(element("strong", {}, t("review.decision", { ply: item.ply, points: points.format(item.loss) })));
+    caption.appendChild(element("span", { class: "played" }, t("review.played", { label: `${item.played.label} (${item.played.notation})` })));
+    caption.appendChild(element("span", { class: "preferred" }, t("review.preferred", { label: `${item.preferred.label} (${item.preferred.notation})` })));
+    figure.appendChild(caption);
+    return figure;
+  }
+
+  function render(review) {
+    status.textContent = review.complete ? "" : t("review.progress", { done: review.reviewed, n: review.decisions });
+    const key = `${review.game_id}:${review.reviewed}`;
+    if (key === drawn) return;
+    drawn = key;
+    players.replaceChildren(...review.players.map((player) => {
+      const part = element("div", { class: "review-player", "data-seat": player.seat });
+      part.appendChild(element("h3", {}, player.name));
+      if (!player.mistakes.length) part.appendChild(element("p", { class: "none" }, t("review.none")));
+      player.mistakes.forEach((item) => part.appendChild(mistake(item, player.seat)));
+      return part;
+    }));
+  }
+
+  async function load() {
+    timer = null;
+    let review;
+    try {
+      review = await call(section.dataset.url, { method: "GET" });
+    } catch (error) {
+      review = null;
+      status.textContent = error.message;
+    }
+    if (!following) return;
+    section.hidden = false;
+    if (review !== null) render(review);
+    if (review === null || !review.complete) timer = setTimeout(load, POLL_MS);
+  }
+
+  // live.js sets the game-over section's hidden attribute on every update: start once, stop when it hides.
+  function follow() {
+    if (!over.hidden) {
+      if (!following) {
+        following = true;
+        load();
+      }
+      return;
+    }
+    following = false;
+    clearTimeout(timer);
+    timer = null;
+    drawn = null;
+    section.hidden = true;
+    players.replaceChildren();
+  }
+
+  new MutationObserver(follow).observe(over, { attributes: true, attributeFilter: ["hidden"] });
+  follow();
+})();
