@@ -1,4 +1,5 @@
 """The game review in the journal: every human decision of a finished game, in the background, across restarts."""
+import os
 import sqlite3
 import threading
 
@@ -147,3 +148,21 @@ def test_a_journal_of_the_previous_schema_gains_the_review_table_and_keeps_its_g
     reopened = Journal(tmp_path)
     assert reopened.games_to_review() == [game_id] and len(reopened.review_rows(game_id)) > 40
     reopened.close()
+
+
+def test_the_review_thread_runs_at_the_lowest_priority(finished):
+    journal, _ = finished
+    seen = []
+    ours = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    def assess(game, notation, *, seed, cancel):
+        seen.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+        return Assessment(notation, 0.0)
+
+    reviewer = Reviewer(journal, assess=assess).start()
+    try:
+        wait_for(reviewer)
+    finally:
+        reviewer.close()
+    assert seen and set(seen) == {19}
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == ours  # the other threads keep theirs

@@ -61,6 +61,7 @@
     try {
       review = await call(section.dataset.url, { method: "GET" });
     } catch (error) {
+      if (error.status === 404) return; // a table that keeps no journal has no review: the section stays hidden
       review = null;
       status.textContent = error.message;
     }
