@@ -47,6 +47,10 @@ class Credentials:
     def fresh(cls, hosts=()) -> "Credentials":
         return cls(secrets.token_hex(8), new_code(JOIN_CODE_DIGITS), (), frozenset(hosts))
 
+    def renewed(self) -> "Credentials":
+        """For the next game of the same players (a rematch): a new key and join code, the same seats and hosts."""
+        return dataclasses.replace(self, key=secrets.token_hex(8), join_code=new_code(JOIN_CODE_DIGITS))
+
     def holder(self, seat: int):
         """The digest of the token holding ``seat``, or None."""
         return dict(self.seats).get(seat)

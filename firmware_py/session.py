@@ -186,6 +186,15 @@ class NewGame:
 
 
 @dataclasses.dataclass(frozen=True)
+class Rematch:
+    """At game over, the same game again for the same players in the same seats, on a new deal.
+
+    The phones keep their seats and the hosts their role; only the host may ask."""
+
+    credential: Optional[str] = None
+
+
+@dataclasses.dataclass(frozen=True)
 class ChangeSettings:
     """Table settings that are not rules: brightness (0-1), palette, and whether hints are allowed."""
 
@@ -407,7 +416,7 @@ class Session:
         """
         if isinstance(command, (Play, StepBack, RequestUndo, AnswerUndo, RequestHint)):
             self._authorise_seat(command.seat, command.credential)
-        elif isinstance(command, (NewGame, ChangeSettings, ReleaseSeat)):
+        elif isinstance(command, (NewGame, Rematch, ChangeSettings, ReleaseSeat)):
             self._authorise_host(command.credential)
         if isinstance(command, Play):
             self._play(command.seat, command.move, command.version)
@@ -424,7 +433,9 @@ class Session:
         elif isinstance(command, _Answer):
             self._answer(command)
         elif isinstance(command, NewGame):
-            self._start(command.setup, None, hosts=() if command.host is None else (command.host,))
+            self._start(command.setup, None, Credentials.fresh(() if command.host is None else (command.host,)))
+        elif isinstance(command, Rematch):
+            self._rematch()
         elif isinstance(command, ChangeSettings):
             self._change_settings(command)
         elif isinstance(command, Join):
@@ -479,9 +490,10 @@ class Session:
 
     # -- game actions -----------------------------------------------------
 
-    def _start(self, setup: Setup, game, hosts=()):
+    def _start(self, setup: Setup, game, credentials=None):
+        """Play ``game`` (None: a new deal of ``setup``) with ``credentials`` (None: fresh ones, no host)."""
         game = game if game is not None else setup.new_game()
-        credentials = Credentials.fresh(hosts)
+        credentials = credentials if credentials is not None else Credentials.fresh()
         # The journal stores a new game, or gives back the decisions and credentials of the game it resumed.
         if self._journal is not None:
             restored, credentials = self._journal.new_game(setup, game, credentials)
@@ -508,6 +520,12 @@ class Session:
         self._previews = tuple(tuple(self.game.copy().push(m)) for m in self._options)
         for seat, controls in enumerate(self._controls):
             controls.reset(len(self._options) if seat == self.game.current_player else 0)
+
+    def _rematch(self):
+        """A new deal of the finished game's setup; phones and hosts keep their tokens, the join code is new."""
+        if not self.game.is_over():
+            raise CommandRejected("the game is not over yet")
+        self._start(dataclasses.replace(self.setup, seed=None), None, self._credentials.renewed())
 
     def _check_seat(self, seat):
         if not isinstance(seat, int) or not 0 <= seat < len(self.setup.seats):

@@ -13,8 +13,8 @@ from flask import Blueprint, Response, current_app, g, jsonify
 from firmware_py import games, records
 from firmware_py.controls import HostMenu
 from firmware_py.session import (
-    AI_LEVELS, MAX_NAME, SEAT_KINDS, AnswerUndo, ChangeSettings, CommandRejected, Play, RequestHint, RequestUndo, Seat,
-    Setup, StepBack,
+    AI_LEVELS, MAX_NAME, SEAT_KINDS, AnswerUndo, ChangeSettings, CommandRejected, Play, Rematch, RequestHint, RequestUndo,
+    Seat, Setup, StepBack,
 )
 from web_remote import guards, i18n, payload
 from web_remote.guards import BadRequest, field, json_body, language, service
@@ -219,6 +219,14 @@ def host_setup():
     _command(dataclasses.replace(settings, credential=g.credential))
     token = service().new_game(setup, lang, g.token)
     return jsonify(host_token=token, join_code=service().join_code, game_id=service().game_id), 201
+
+
+@bp.post("/host/rematch")
+@guards.host_required
+def host_rematch():
+    """At game over, the same players in the same seats again on a new deal: phones keep their seats."""
+    version = _command(Rematch(g.credential))
+    return jsonify(version=version, join_code=service().join_code, game_id=service().game_id), 201
 
 
 @bp.post("/host/settings")

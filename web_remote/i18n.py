@@ -180,6 +180,7 @@ REFUSALS = (
     (re.compile(r"the game moved on"), "error.stale"),
     (re.compile(r"is not an option now"), "error.not_an_option"),
     (re.compile(r"the game is over"), "error.game_over"),
+    (re.compile(r"the game is not over yet"), "error.not_over"),
     (re.compile(r"there is nothing to undo"), "error.nothing_to_undo"),
     (re.compile(r"nothing to step back to"), "error.nothing_to_step_back"),
     (re.compile(r"revealed hidden tiles or plates"), "error.undo_revealed"),

@@ -121,6 +121,7 @@ MESSAGES = {
     "error.not_an_option": N_("That option is not available any more."),
     "error.not_asked": N_("This undo request waits for {names}, not for {seat}."),
     "error.not_found": N_("There is nothing at this address."),
+    "error.not_over": N_("The game is not over yet."),
     "error.not_host": N_("Only the host can do this: unlock the host page with a host code (hold HOST at the table, choose HOST)."),
     "error.not_your_turn": N_("Not your turn: it is {name}'s decision."),
     "error.nothing_to_step_back": N_("There is nothing to step back to in this turn."),
@@ -352,6 +353,8 @@ MESSAGES = {
 
     "over.part": N_("Scoring"),
     "over.shared": N_("Shared victory: {names}"),
+    "over.rematch": N_("Rematch: same players, same seats"),
+    "over.rematch_started": N_("Rematch started. Phones keep their seats; the new join code is {code}."),
     "over.title": N_("Game over"),
     "over.total": N_("Total"),
     "over.winner": N_("{names} wins!"),

@@ -340,6 +340,39 @@ def test_game_over_shows_the_final_scoring_broken_down(client, session):
         assert sum(part["points"] for part in parts) == seat["score"]
 
 
+def test_the_host_starts_a_rematch_in_one_request_and_phones_keep_their_seats(client, session, service, phones):
+    seats = {seat: phones.join(seat) for seat in (0, 1)}
+    host = {"X-Host-Token": phones.host_token()}
+    early = client.post("/api/host/rematch", headers=host)
+    assert early.status_code == 409 and early.json["message"] == "The game is not over yet."
+    while not session.snapshot.over:
+        snapshot = session.snapshot
+        session.call(Play(snapshot.current_player, snapshot.options[len(snapshot.history) % len(snapshot.options)]))
+    over, game_id = session.snapshot, service.game_id
+
+    # Only the host: a seat's token (in either header) or none is refused, and the finished game stays.
+    for headers, status in (({}, 401), ({"X-Seat-Token": seats[1]}, 401), ({"X-Host-Token": seats[1]}, 403),
+                            ({"X-Host-Token": "guess"}, 403)):
+        refused = client.post("/api/host/rematch", headers=headers)
+        assert refused.status_code == status and refused.json["message"], headers
+    assert session.snapshot.version == over.version and service.game_id == game_id
+
+    response = client.post("/api/host/rematch", headers=host)
+    assert response.status_code == 201, response.json
+    rematch = session.snapshot
+    assert response.json["game_id"] == service.game_id != game_id and response.json["join_code"] == service.join_code
+    assert rematch.setup.seats == over.setup.seats and rematch.setup.flags == over.setup.flags
+    assert not rematch.over and rematch.history == ()
+    for seat, token in seats.items():
+        me = client.get("/api/me", headers={"X-Seat-Token": token})
+        assert me.json == {"seat": seat, "game_id": service.game_id}
+    mover = rematch.current_player
+    assert phones.move(mover, rematch.options[0]).status_code == 200
+    assert client.get("/api/host/join-code", headers=host).status_code == 200
+    again = client.post("/api/host/rematch", headers=host)
+    assert again.status_code == 409 and session.snapshot.history == ((mover, rematch.options[0]),)
+
+
 def test_a_seat_asks_for_a_hint_and_the_host_can_turn_hints_off(client, session, phones):
     phones.join(0)
     phones.join(1)

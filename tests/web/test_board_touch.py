@@ -15,6 +15,7 @@ from firmware_py.session import Seat, Session, Setup
 from firmware_py.table import Table
 from web_remote import runner
 from web_remote.service import RemoteService
+from tests.web.conftest import host_code
 
 CHROMIUM = "/usr/bin/chromium"
 pytest.importorskip("playwright")
@@ -141,10 +142,29 @@ def play_by_touch(browser, remote, running, game, kinds):
     return pages
 
 
-def test_a_whole_duel_played_by_touching_the_board(browser, start_table):
+def test_a_whole_duel_played_by_touching_the_board_then_the_host_taps_rematch(browser, start_table):
     remote, running = start_table(Setup(game="duel", seats=(Seat("phone", "Ada"), Seat("phone", "Bo")), seed=0))
     pages = play_by_touch(browser, remote, running, "duel", DUEL_KINDS)
     expect(pages[0].locator("#winners")).not_to_be_empty()
+
+    # Ada's phone is also the host's (its tab holds the host token): one tap starts the rematch there only.
+    host = remote.service.host_login(host_code(running.session), "test")
+    pages[0].evaluate("token => sessionStorage.setItem('azul.host', token)", host)
+    pages[0].reload()
+    expect(pages[0].locator("#rematch")).to_be_visible()
+    expect(pages[1].locator("#rematch")).to_be_hidden()
+    finished = remote.service.game_id
+    pages[0].locator("#rematch").tap()
+    for seat, page in enumerate(pages):
+        expect(page.locator("#over")).to_be_hidden()
+        expect(page.locator("#who")).to_have_text(f"You play {('Ada', 'Bo')[seat]}")
+    rematch = running.session.snapshot
+    assert remote.service.game_id != finished and rematch.setup.seats == (Seat("phone", "Ada"), Seat("phone", "Bo"))
+    mover = pages[rematch.current_player]
+    shown(mover, rematch.version)
+    touch_option(mover, "duel", rematch.current_player, rematch.options[0])  # the kept seat plays on at once
+    expect(mover.locator("body")).not_to_have_attribute("data-version", str(rematch.version))
+    assert running.session.snapshot.history == ((rematch.current_player, rematch.options[0]),)
 
 
 def test_a_whole_three_player_pavilion_played_by_touching_the_board(browser, start_table):

@@ -133,8 +133,44 @@
     $("undo-decline").hidden = !answering;
   }
 
+  // A new game: a rematch keeps this phone's seat (the token still holds it), any other game does not.
+  let checking = null;
+  async function recheckSeat() {
+    if (checking === held.token) return;
+    checking = held.token;
+    try {
+      const me = await call("/api/me", { method: "GET", seatToken: held.token });
+      if (held && me.game_id === payload.game_id) {
+        held = { ...held, seat: me.seat, game_id: me.game_id };
+        Remote.setSeat(held);
+        render(payload);
+      }
+    } catch (error) {
+      if (error.status === 401 || error.status === 403) {
+        Remote.setSeat(null);
+        held = null;
+        render(payload);
+      }
+    } finally {
+      checking = null;
+    }
+  }
+
+  async function rematch() {
+    $("rematch").disabled = true;
+    try {
+      const answer = await call("/api/host/rematch", { body: {}, host: Remote.hostToken() });
+      show(t("over.rematch_started", { code: answer.join_code }), "info");
+    } catch (error) {
+      show(error.message);
+    } finally {
+      $("rematch").disabled = false;
+    }
+  }
+
   function renderOver() {
     $("over").hidden = !payload.over;
+    $("rematch").hidden = !payload.over || !Remote.hostToken();
     if (!payload.over) return;
     const names = payload.winners.map(seatName).join(", ");
     $("winners").textContent = payload.winners.length > 1 ? t("over.shared", { names }) : t("over.winner", { names });
@@ -179,10 +215,7 @@
     // Versions count within one run of the table: after a restart a lower one is news, not stale.
     if (payload && next.game_id === payload.game_id && next.run === payload.run && next.version < payload.version) return;
     payload = next;
-    if (held && held.game_id !== payload.game_id) {
-      Remote.setSeat(null);
-      held = null;
-    }
+    if (held && held.game_id !== payload.game_id) recheckSeat();
     const mine = mySeat();
     renderStatus(mine);
     renderScores();
@@ -243,6 +276,7 @@
     onStepBack: () => undo("/api/back", {}),
   });
   $("hint-request").addEventListener("click", askHint);
+  $("rematch").addEventListener("click", rematch);
   $("undo-request").addEventListener("click", () => undo("/api/undo", {}));
   $("undo-accept").addEventListener("click", () => undo("/api/undo/answer", { accept: true }));
   $("undo-decline").addEventListener("click", () => undo("/api/undo/answer", { accept: false }));
