@@ -236,6 +236,7 @@ class Snapshot:
     current_player: Optional[int]
     options: tuple  # notation of each legal option, in the game's order
     previews: tuple  # per option: the events it would make (docs/notation.md), for showing before choosing
+    reversible: tuple  # per option: its seat could step back from it within the turn (phones play it unconfirmed)
     cursors: tuple  # per seat: index of the highlighted option, or None
     history: tuple  # (seat, notation) of every decision so far
     last_events: tuple  # what the last decision did: the core's events (docs/notation.md), () before the first
@@ -517,7 +518,13 @@ class Session:
         self._hint = None
         self._options = self.game.legal_moves()
         self._notations = tuple(str(m) for m in self._options)
-        self._previews = tuple(tuple(self.game.copy().push(m)) for m in self._options)
+        previews, reversible = [], []
+        for move in self._options:
+            after = self.game.copy()
+            previews.append(tuple(after.push(move)))
+            reversible.append(self._turn_goes_on(after, self.game.current_player)
+                              and not games.spec(self.setup.game).revealed(self.game, after))
+        self._previews, self._reversible = tuple(previews), tuple(reversible)
         for seat, controls in enumerate(self._controls):
             controls.reset(len(self._options) if seat == self.game.current_player else 0)
 
@@ -559,13 +566,17 @@ class Session:
         self._undo_request = None
         self._refresh_options()
 
+    def _turn_goes_on(self, game, seat) -> bool:
+        """``game`` is in the middle of ``seat``'s turn: the seat still decides and no new turn began."""
+        turn_starts = games.spec(self.setup.game).turn_starts
+        return not game.is_over() and game.pending not in turn_starts and game.current_player == seat
+
     def _can_step_back(self, seat):
         """A seat may take back its own last decision while that turn goes on and nothing was revealed."""
-        if not self._decisions or self.game.is_over():
+        if not self._decisions:
             return False
         last = self._decisions[-1]
-        mid_turn = self.game.pending not in games.spec(self.setup.game).turn_starts
-        return mid_turn and last.seat == seat and self.game.current_player == seat and not last.revealed
+        return last.seat == seat and self._turn_goes_on(self.game, seat) and not last.revealed
 
     def _step_back(self, seat):
         if not self._can_step_back(seat):
@@ -746,6 +757,7 @@ class Session:
             current_player=None if over else game.current_player,
             options=self._notations,
             previews=self._previews,
+            reversible=self._reversible,
             cursors=tuple(c.index if c.count else None for c in self._controls),
             history=tuple((d.seat, d.notation) for d in self._decisions),
             last_events=self._last_events(),

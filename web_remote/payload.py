@@ -60,8 +60,9 @@ def build(snapshot, language: str) -> dict:
             "events": list(snapshot.last_events),
             "words": i18n.decision_words(language, game, snapshot.last_events, names)},
         "options": [{"notation": option, "label": i18n.option_label(language, game, option),
-                     "preview": i18n.decision_words(language, game, _public(events), names)}
-                    for option, events in zip(snapshot.options, snapshot.previews)],
+                     "preview": i18n.decision_words(language, game, _public(events), names),
+                     "events": _public(events), "reversible": reversible}
+                    for option, events, reversible in zip(snapshot.options, snapshot.previews, snapshot.reversible)],
         "objectives": [{"label": t(f"objective.{name}"), "points": list(points)}
                        for name, points in snapshot.progress],
         "over": snapshot.over,

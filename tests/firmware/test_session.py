@@ -1,9 +1,11 @@
 """The session: one thread owns the game; commands from anywhere, refusals that change nothing."""
+import random
+
 import pytest
 
 from core_ext import duel
 from firmware_py.session import (
-    AnswerUndo, ChangeSettings, CommandRejected, NewGame, Play, Press, RequestUndo, Seat, Session, Setup,
+    AnswerUndo, ChangeSettings, CommandRejected, NewGame, Play, Press, RequestUndo, Seat, Session, Setup, StepBack,
 )
 
 
@@ -128,3 +130,29 @@ def test_a_refused_press_elsewhere_does_not_make_a_screen_stale(session):
     assert session.snapshot.version > screen.version
     session.call(Play(screen.current_player, screen.options[0], version=screen.version))
     assert session.snapshot.history == ((screen.current_player, screen.options[0]),)
+
+
+@pytest.mark.parametrize("game, players", [("duel", 2), ("pavilion", 3)])
+def test_an_option_plays_unconfirmed_exactly_when_its_seat_can_step_back_from_it(game, players):
+    """The phone confirms only what cannot be taken back: ``reversible`` must match what BACK allows."""
+    setup = Setup(game=game, seats=(Seat("phone"),) * players, seed=5)
+    chooser = random.Random(2)
+    walk = setup.new_game()
+    seen = set()
+    for _ in range(120):
+        if walk.is_over():
+            break
+        session = Session(setup, game=walk.copy())
+        snapshot = session.snapshot
+        for index, option in enumerate(snapshot.options):
+            trial = Session(setup, game=walk.copy())
+            trial.apply(Play(snapshot.current_player, option))
+            try:
+                trial.apply(StepBack(snapshot.current_player))
+                stepped = trial.snapshot.state == snapshot.state
+            except CommandRejected:
+                stepped = False
+            assert snapshot.reversible[index] == stepped, (snapshot.pending, option)
+            seen.add(stepped)
+        walk.push(chooser.choice(walk.legal_moves()))
+    assert seen == {True, False}

@@ -430,3 +430,4 @@ def test_a_seat_steps_back_within_its_own_turn_only(client, session, phones):
     assert session.snapshot.history == before.history and session.snapshot.state == before.state
     answer = phones.post(seat, "/api/back")
     assert answer.status_code == 409 and answer.json["message"] == "There is nothing to step back to in this turn."
+

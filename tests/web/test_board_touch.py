@@ -11,6 +11,7 @@ import random
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
+from firmware_py import games
 from firmware_py.session import Seat, Session, Setup
 from firmware_py.table import Table
 from web_remote import runner
@@ -41,11 +42,11 @@ def start_table():
     """Starts a table with ``setup`` and its remote on a free port; closes whatever it started."""
     started = []
 
-    def start(setup):
+    def start(setup, game=None):
         import hardware
 
         hw = hardware.simulate()
-        running = Table(hw, Session(setup)).start()
+        running = Table(hw, Session(setup, game=game)).start()
         remote = runner.start(RemoteService(running.session, hardware=hw), host="127.0.0.1", port=0)
         started.append((remote, running))
         return remote, running
@@ -72,27 +73,77 @@ def shown(page, version):
 
 
 def part(page, seat, key):
-    """The board part (its first shape) or panel button with ``key`` that the deciding ``seat`` may touch."""
+    """The board part (its first shape, of those not touched yet) or panel button with ``key`` that the
+    deciding ``seat`` may touch."""
     button = page.locator(f'#controls [data-hit="{key}"]')
     if button.count():
         return button.first
-    mine = page.locator(f'#board [data-seat="{seat}"] [data-hit="{key}"]')
+    mine = page.locator(f'#board [data-seat="{seat}"] [data-hit="{key}"]:not(.chosen)')
     if mine.count():
         return mine.first.locator("rect").first
     return page.locator(f'#board .centre [data-hit="{key}"]').first.locator("rect").first
 
 
-def touch_option(page, game, seat, notation):
-    """Play ``notation`` by touching its parts of the board, then Confirm."""
-    path = page.evaluate("([game, notation]) => Touch.PATHS[game](notation)", [game, notation])
-    for key in path:
-        if page.locator("#confirm").is_visible():
-            break
+def touch_option(page, snapshot, notation):
+    """Play ``notation`` by touching its parts of the board. What the seat can step back from is played
+    at the last touch; anything else waits for Confirm, with its result drawn on the board first."""
+    seat = snapshot.current_player
+    index = snapshot.options.index(notation)
+    keys = touches(page, snapshot, notation)
+    for key in keys:
         target = part(page, seat, key)
         assert page.locator(f'[data-hit="{key}"].legal, #controls [data-hit="{key}"]').count(), key
         target.tap(force=True)  # at the centre of the part's first shape: its own group's, whatever lies on top
+    if snapshot.reversible[index] and keys:
+        expect(page.locator("body")).not_to_have_attribute("data-version", str(snapshot.version))
+        assert not page.locator("#confirm").is_visible()
+        return
     expect(page.locator("#confirm-label")).to_be_visible()
+    check_preview(page, seat, snapshot.previews[index])
     page.locator("#confirm").tap()
+
+
+def touches(page, snapshot, notation):
+    """The touches of ``notation``'s path up to the one that leaves it the only option (a payment's
+    chips match in any order, every other path in order)."""
+    paths = page.evaluate("([game, options]) => options.map((n) => { const p = Touch.PATHS[game](n); "
+                          "return { keys: [...p], unordered: Boolean(p.unordered) }; })",
+                          [snapshot.setup.game, list(snapshot.options)])
+    mine = paths[snapshot.options.index(notation)]
+
+    def leads_to(prefix, other):
+        if not other["unordered"]:
+            return other["keys"][: len(prefix)] == prefix
+        left = list(other["keys"])
+        for key in prefix:
+            if key not in left:
+                return False
+            left.remove(key)
+        return True
+
+    for length in range(len(mine["keys"]) + 1):  # a lone option is named before any touch
+        prefix = mine["keys"][:length]
+        if sum(leads_to(prefix, other) for other in paths) == 1:
+            return prefix
+    raise AssertionError(f"{notation} is not named by its own touches")
+
+
+def check_preview(page, seat, events):
+    """The board shows what the confirmed option would do to the seat's board, up to the round's end:
+    tiles coming onto pattern lines and the broken-tiles area, tiles laid and the points they score."""
+    board = page.locator(f'#board [data-seat="{seat}"]')
+    for event in events:
+        if event["event"] == "round_ended":
+            break
+        if event.get("player") != seat:
+            continue
+        kind = event["event"]
+        if kind == "line_filled" and event["line"] > 0:
+            expect(board.locator(f'[data-hit="line:{event["line"]}"] .ghost')).to_have_count(event["count"])
+        if kind == "tiles_broken" and event["count"] > event["to_tower"]:
+            expect(board.locator('[data-hit="line:0"] .ghost').first).to_be_visible()
+        if kind in ("tile_laid", "special_laid", "tile_placed"):
+            expect(board.locator(".gain", has_text=f'+{event["points"]}').first).to_be_attached()
 
 
 def check_golden(page, name):
@@ -131,7 +182,7 @@ def play_by_touch(browser, remote, running, game, kinds):
             seen.add(snapshot.pending)
             check_golden(page, f"{game}-{snapshot.pending}")
         notation = chooser.choice(snapshot.options)
-        touch_option(page, game, mover, notation)
+        touch_option(page, snapshot, notation)
         expect(page.locator("body")).not_to_have_attribute("data-version", str(snapshot.version))
         assert session.snapshot.history[-1] == (mover, notation) or session.snapshot.over
     for page in pages:
@@ -162,7 +213,7 @@ def test_a_whole_duel_played_by_touching_the_board_then_the_host_taps_rematch(br
     assert remote.service.game_id != finished and rematch.setup.seats == (Seat("phone", "Ada"), Seat("phone", "Bo"))
     mover = pages[rematch.current_player]
     shown(mover, rematch.version)
-    touch_option(mover, "duel", rematch.current_player, rematch.options[0])  # the kept seat plays on at once
+    touch_option(mover, rematch, rematch.options[0])  # the kept seat plays on at once
     expect(mover.locator("body")).not_to_have_attribute("data-version", str(rematch.version))
     assert running.session.snapshot.history == ((rematch.current_player, rematch.options[0]),)
 
@@ -180,7 +231,7 @@ def test_touches_step_back_and_refused_touches_change_nothing(browser, start_tab
     while session.snapshot.pending == "setup" or session.snapshot.state["kept"] >= 0:
         snapshot = session.snapshot
         shown(pages[snapshot.current_player], snapshot.version)
-        touch_option(pages[snapshot.current_player], "duel", snapshot.current_player, snapshot.options[0])
+        touch_option(pages[snapshot.current_player], snapshot, snapshot.options[0])
         expect(pages[snapshot.current_player].locator("body")).not_to_have_attribute("data-version", str(snapshot.version))
     snapshot = session.snapshot
     mover, watcher = pages[snapshot.current_player], pages[1 - snapshot.current_player]
@@ -201,17 +252,89 @@ def test_touches_step_back_and_refused_touches_change_nothing(browser, start_tab
     assert mover.locator("#controls").inner_html() == panel and mover.locator("#board .chosen").count() == 0
     assert session.snapshot.version == snapshot.version
 
-    # Take from the large sun (it reveals nothing), then step back within the turn.
-    touch_option(mover, "duel", snapshot.current_player, take)
+    # Take from the large sun: it reveals nothing and the turn goes on, so one touch plays it, unconfirmed.
+    assert snapshot.reversible[snapshot.options.index(take)]
+    mover.locator(f'#board .centre [data-hit="sun:0:{colour}"] rect').first.tap(force=True)
     expect(mover.locator("#step-back")).to_be_visible()
     taken = session.snapshot
-    assert taken.pending == "line" and taken.step_back
+    assert taken.pending == "line" and taken.step_back and taken.history[-1] == (snapshot.current_player, take)
     shown(mover, taken.version)
-    mover.locator("#board [data-hit].legal rect").first.tap(force=True)  # a line chosen, not yet confirmed
+    # Choosing the line ends the turn, which cannot be taken back: it waits for Confirm, its result drawn.
+    assert not any(taken.reversible)
+    mover.locator("#board [data-hit].legal rect").first.tap(force=True)
     expect(mover.locator("#confirm")).to_be_visible()
+    expect(mover.locator("#board .ghost").first).to_be_visible()
     mover.locator("#step-back").tap()  # back to choosing the line
     expect(mover.locator("#confirm")).to_be_hidden()
     assert session.snapshot.history == taken.history
     mover.locator("#step-back").tap()  # back before the take: the table steps back too
     expect(mover.locator("body")).not_to_have_attribute("data-version", str(taken.version))
     assert session.snapshot.history == snapshot.history and session.snapshot.state == snapshot.state
+
+
+def duel_position(pending, wanted):
+    """The first position of seeded random Duel games whose pending decision is ``pending`` and whose
+    options pass ``wanted``: (seed, game)."""
+    chooser = random.Random(1)
+    for seed in range(500):
+        game = games.spec("duel").new(2, seed, {})
+        while not game.is_over():
+            if game.pending == pending and wanted([str(move) for move in game.legal_moves()]):
+                return seed, game
+            game.push(chooser.choice(game.legal_moves()))
+    raise AssertionError(f"no {pending} decision found")
+
+
+PHONE_SEATS = (Seat("phone", "Ada"), Seat("phone", "Bo"))
+
+
+def test_a_stacking_order_is_touched_tile_by_tile_onto_the_moon(browser, start_table):
+    seed, game = duel_position("order", lambda options: len(options) >= 3)
+    remote, running = start_table(Setup(game="duel", seats=PHONE_SEATS, seed=seed), game)
+    page = seated_phone(browser, remote, running.session.snapshot.current_player)
+    snapshot = running.session.snapshot
+    shown(page, snapshot.version)
+    factory = snapshot.state["order_factory"]
+    # An order whose first tile leaves more than one order open: that touch only moves it onto the moon.
+    notation = next(o for o in snapshot.options if sum(other[1] == o[1] for other in snapshot.options) > 1)
+    leftovers = page.locator(f'#board .centre [data-hit^="order:"]')
+    assert leftovers.count() and all("legal" in (leftovers.nth(i).get_attribute("class") or "") for i in range(leftovers.count()))
+    tiles = page.locator("#board .centre .tile").count()
+    page.locator(f'#board .centre [data-hit="sun:0:{snapshot.state["hand"][0]}"] rect').first.tap(force=True)
+    assert page.locator("#board .chosen").count() == 0  # another source does not react now
+    page.locator(f'#board .centre [data-hit="order:{notation[1]}"] rect').first.tap(force=True)
+    expect(page.locator("#board .centre .ghost .tile")).to_have_count(1)  # on the moon, out of the sun
+    assert page.locator("#board .centre .tile").count() == tiles
+    assert running.session.snapshot.version == snapshot.version
+    for key in touches(page, snapshot, notation)[1:]:
+        page.locator(f'#board .centre [data-hit="{key}"] rect').first.tap(force=True)
+    # An order can be stepped back from within the turn, so the touch that names it plays it.
+    expect(page.locator("body")).not_to_have_attribute("data-version", str(snapshot.version))
+    assert running.session.snapshot.history[-1] == (snapshot.current_player, notation)
+    assert running.session.snapshot.state["small_factories"][factory - 1]["moon"].endswith(notation[1:])
+
+
+def test_chips_are_paid_by_touching_them_in_any_order(browser, start_table):
+    seed, game = duel_position("pay", lambda options: sum("+" in o for o in options) >= 2)
+    remote, running = start_table(Setup(game="duel", seats=PHONE_SEATS, seed=seed), game)
+    seat = running.session.snapshot.current_player
+    page = seated_phone(browser, remote, seat)
+    snapshot = running.session.snapshot
+    shown(page, snapshot.version)
+    notation = next(o for o in reversed(snapshot.options) if "+" in o)
+    faces = notation[1:].split("+")
+    board = page.locator(f'#board [data-seat="{seat}"]')
+    offered = {face for option in snapshot.options for face in option[1:].split("+") if option != "$-"}
+    for face in set(snapshot.state["players"][seat]["chips"]) - offered:  # a chip no payment uses
+        board.locator(f'[data-hit="pay:{face}"] rect').first.tap(force=True)
+        assert page.locator("#board .chosen").count() == 0
+    for count, face in enumerate(reversed(faces), 1):  # the last chip of the notation first
+        board.locator(f'[data-hit="pay:{face}"]:not(.chosen) rect').first.tap(force=True)
+        if count < len(faces):
+            expect(board.locator(".chosen")).to_have_count(count)
+    index = snapshot.options.index(notation)
+    if not snapshot.reversible[index]:
+        expect(page.locator("#confirm-label")).to_be_visible()
+        page.locator("#confirm").tap()
+    expect(page.locator("body")).not_to_have_attribute("data-version", str(snapshot.version))
+    assert running.session.snapshot.history[-1] == (seat, notation)

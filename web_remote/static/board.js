@@ -65,7 +65,7 @@ const Board = (() => {
     [...spaces].forEach((letter, quarter) => space(parent, x + (quarter % 2) * size, y + Math.floor(quarter / 2) * size, size, letter));
   }
 
-  function duelCentre(root, state) {
+  function duelCentre(root, state, payload) {
     const t = Remote.t;
     const group = svg("g", { class: "centre" });
     root.appendChild(group);
@@ -76,14 +76,23 @@ const Board = (() => {
     label(group, 6, 52, t("board.moon"));
     counts(group, 36, 44, 10, large.moon, 4, COLOURS, FILL, (c) => `moon:${c}`);
     if (large.start_tile) startTile(group, 80, 54, 14, t("board.start_tile"));
+    const stacking = stackingOf(state, payload);
     state.small_factories.forEach((factory, index) => {
       const x = 102 + index * 64;
       group.appendChild(svg("rect", { x, y: 2, width: 60, height: 70, rx: 6, class: "factory" }));
       label(group, x + 4, 13, t("board.factory", { n: index + 1 }));
-      counts(group, x + 4, 18, 11, factory.sun, 4, COLOURS, FILL, (c) => `sun:${index + 1}:${c}`);
-      [...factory.moon].forEach((letter, i) => {
-        const top = i === factory.moon.length - 1;
-        tile(top ? hit(group, `moon:${letter}`) : group, x + 4 + i * 12, 44, 10, letter);
+      if (stacking.factory === index + 1) {
+        // The leftovers to stack: each touch moves one onto the moon, bottom first.
+        const left = factory.sun.map((count, c) => count - [...stacking.order].filter((letter) => letter === COLOURS[c]).length);
+        counts(group, x + 4, 18, 11, left, 4, COLOURS, FILL, (c) => `order:${c}`);
+      } else {
+        counts(group, x + 4, 18, 11, factory.sun, 4, COLOURS, FILL, (c) => `sun:${index + 1}:${c}`);
+      }
+      const stacked = stacking.factory === index + 1 ? stacking.order : "";
+      [...factory.moon, ...stacked].forEach((letter, i) => {
+        const top = i === factory.moon.length - 1 && !stacked;
+        const at = i < factory.moon.length ? (top ? hit(group, `moon:${letter}`) : group) : ghost(group);
+        tile(at, x + 4 + i * 12, 44, 10, letter);
       });
       if (factory.chip) chip(hit(group, `chip:${index + 1}`), x + 4, 58, factory.chip);
       else if (factory.chip_hidden) label(group, x + 4, 68, `${t("board.chip")}: ?`, 8);
@@ -120,6 +129,43 @@ const Board = (() => {
     return 140;
   }
 
+  // The small factory whose leftovers await a stacking order, and the order touched so far.
+  function stackingOf(state, payload) {
+    if (state.pending !== "order") return { factory: 0, order: "" };
+    const preview = payload && payload.preview;
+    return { factory: state.order_factory, order: (preview && preview.order) || "" };
+  }
+
+  // A group for what a chosen option would put on the board, drawn see-through.
+  function ghost(parent) {
+    const group = svg("g", { class: "ghost" });
+    parent.appendChild(group);
+    return group;
+  }
+
+  // Points a previewed placement scores, beside the tile.
+  function gain(parent, x, y, points) {
+    parent.appendChild(svg("text", { x, y, "font-size": 8, "text-anchor": "middle", class: "gain" }, `+${points}`));
+  }
+
+  // What the chosen option would do to ``seat``'s board, from the core's events on a copy of the
+  // position (up to the round's end): tiles on pattern lines, broken tiles, tiles laid with their points.
+  function planned(payload, seat) {
+    const plan = { lines: {}, broken: "", cells: {}, spaces: {} };
+    const preview = payload.preview;
+    if (!preview || preview.seat !== seat || !preview.events) return plan;
+    for (const event of preview.events) {
+      if (event.event === "round_ended") break;
+      if (event.player !== seat) continue;
+      if (event.event === "line_filled" && event.line > 0) plan.lines[event.line] = event.colour.repeat(event.count);
+      if (event.event === "tiles_broken") plan.broken += event.colour.repeat(event.count - event.to_tower);
+      if (event.event === "tile_laid") plan.cells[event.cell.join(":")] = { letter: event.colour, points: event.points };
+      if (event.event === "special_laid") plan.cells[event.cell.join(":")] = { letter: "S", points: event.points };
+      if (event.event === "tile_placed") plan.spaces[event.space] = { letter: event.colour, points: event.points };
+    }
+    return plan;
+  }
+
   function sum(values) {
     return values.reduce((total, value) => total + value, 0);
   }
@@ -148,16 +194,19 @@ const Board = (() => {
     root.appendChild(group);
     const name = payload.seats[seat].name;
     const turn = payload.current_player === seat;
+    const plan = planned(payload, seat);
     group.appendChild(svg("rect", { x: 1, y: 0, width: 358, height: 132, rx: 6, class: turn ? "player-box turn" : "player-box" }));
     label(group, 6, 12, `${turn ? "▶ " : ""}${name}: ${player.score}`, 10);
     player.lines.forEach((line, index) => {
       const capacity = index + 1;
       const row = hit(group, `line:${capacity}`);
+      const coming = plan.lines[capacity] || "";
       row.appendChild(svg("rect", { x: 96 - capacity * 14 - 1, y: 17 + index * 15, width: capacity * 14 + 1, height: 15, class: "area" }));
       for (let i = 0; i < capacity; i += 1) {
         const x = 96 - (i + 1) * 14;
         const y = 18 + index * 15;
         if (i < line.length) tile(row, x, y, 13, line[i]);
+        else if (i < line.length + coming.length) tile(ghost(row), x, y, 13, coming[i - line.length]);
         else row.appendChild(svg("rect", { x, y, width: 13, height: 13, class: "empty" }));
       }
       label(group, 100, 28 + index * 15, String(capacity), 8);
@@ -166,7 +215,9 @@ const Board = (() => {
     const broken = hit(group, "line:0");
     broken.appendChild(svg("rect", { x: 59, y: 113, width: 57, height: 15, class: "area" }));
     for (let i = 0; i < 4; i += 1) {
+      const coming = plan.broken[i - player.broken.length];
       if (i < player.broken.length) tile(broken, 60 + i * 14, 114, 13, player.broken[i]);
+      else if (coming) tile(ghost(broken), 60 + i * 14, 114, 13, coming);
       else broken.appendChild(svg("rect", { x: 60 + i * 14, y: 114, width: 13, height: 13, class: "empty" }));
     }
     const size = 17;
@@ -191,15 +242,27 @@ const Board = (() => {
         const cell = hit(group, `cell:${r + 1}:${c + 1}`);
         space(cell, x, y, size, letter);
         const laid = player.dome[r][c];
+        const coming = plan.cells[`${r + 1}:${c + 1}`];
         if (laid !== ".") tile(cell, x + 2, y + 2, size - 4, laid);
+        else if (coming) tile(ghost(cell), x + 2, y + 2, size - 4, coming.letter);
       });
+    });
+    Object.entries(plan.cells).forEach(([at, coming]) => {
+      const [r, c] = at.split(":").map(Number);
+      gain(group, 120 + (c - 1) * size + size / 2, 18 + (r - 1) * size - 1, coming.points);
     });
     for (let i = 0; i < 6; i += 1) {
       label(group, 120 + i * size + size / 2, 16, String(i + 1), 6, "middle");
       label(group, 116, 18 + i * size + size / 2 + 2, String(i + 1), 6, "end");
     }
     label(group, 230, 24, t("board.chips"), 8);
-    player.chips.forEach((face, i) => chip(group, 230 + (i % 4) * 30, 28 + Math.floor(i / 4) * 12, face));
+    player.chips.forEach((face, i) => {
+      const x = 230 + (i % 4) * 30;
+      const y = 28 + Math.floor(i / 4) * 12;
+      const payWith = hit(group, `pay:${face}`);
+      payWith.appendChild(svg("rect", { x: x - 2, y: y - 1, width: 26, height: 11, rx: 3, class: "area" }));
+      chip(payWith, x, y, face);
+    });
     objectives(group, payload, seat);
     return top + 136;
   }
@@ -256,14 +319,18 @@ const Board = (() => {
   }
 
   // One star: six spaces round its middle, each with the cost printed on it; placed tiles in their colour.
-  function star(parent, cx, cy, letter, spaces, costs) {
+  function star(parent, cx, cy, letter, spaces, costs, plan) {
     parent.appendChild(svg("text", { x: cx, y: cy + 3, "font-size": 8, "text-anchor": "middle", class: "label" }, letter));
     [...spaces].forEach((laid, position) => {
       const angle = (Math.PI / 3) * position - Math.PI / 2;
       const x = cx + 13 * Math.cos(angle) - 5;
       const y = cy + 13 * Math.sin(angle) - 5;
       const spot = hit(parent, `space:${letter}${position + 1}`);
-      if (laid === ".") {
+      const coming = plan.spaces[`${letter}${position + 1}`];
+      if (laid === "." && coming) {
+        tile(ghost(spot), x, y, 10, coming.letter, PAVILION_FILL);
+        gain(parent, x + 5, y - 1, coming.points);
+      } else if (laid === ".") {
         spot.appendChild(svg("rect", { x, y, width: 10, height: 10, rx: 2, fill: PAVILION_FILL[letter] || "#ddd", "fill-opacity": 0.25, stroke: "#999", "stroke-width": 0.5 }));
         spot.appendChild(svg("text", { x: x + 5, y: y + 8, "font-size": 7, "text-anchor": "middle", fill: "#555" }, String(costs[position])));
       } else {
@@ -278,6 +345,7 @@ const Board = (() => {
     root.appendChild(group);
     const turn = payload.current_player === seat;
     group.appendChild(svg("rect", { x: 1, y: 0, width: 358, height: 124, rx: 6, class: turn ? "player-box turn" : "player-box" }));
+    const plan = planned(payload, seat);
     const passed = seatState.passed ? ` (${t("board.passed")})` : "";
     label(group, 6, 12, `${turn ? "▶ " : ""}${payload.seats[seat].name}: ${seatState.score}${passed}`, 10);
     label(group, 6, 28, t("board.hand"), 8);
@@ -294,7 +362,7 @@ const Board = (() => {
       const angle = (Math.PI / 3) * (index - 1) - Math.PI / 2;
       const x = index === 0 ? centreX : centreX + 48 * Math.cos(angle);
       const y = index === 0 ? centreY : centreY + 40 * Math.sin(angle);
-      star(group, x, y, PAVILION_STARS[index], spaces, payload.state.costs[index]);
+      star(group, x, y, PAVILION_STARS[index], spaces, payload.state.costs[index], plan);
     });
     return top + 128;
   }
@@ -309,7 +377,7 @@ const Board = (() => {
   function draw(container, payload, first = null) {
     const game = GAMES[payload.game];
     const root = svg("svg", { class: "table-drawing", role: "group", "aria-label": Remote.t("live.board") });
-    let height = game.centre(root, payload.state);
+    let height = game.centre(root, payload.state, payload);
     const boards = game.boards(payload.state);
     const order = boards.map((_, seat) => seat);
     if (first !== null) order.sort((a, b) => (b === first) - (a === first));

@@ -19,7 +19,11 @@ const Touch = (() => {
       if ((m = n.match(/^L([1-6F])$/))) return [`line:${m[1] === "F" ? 0 : m[1]}`];
       if ((m = n.match(/^T(\d)(\d)$/))) return [`cell:${m[1]}:${m[2]}`];
       if (n === "$-") return ["nopay"];
-      return [`choice:${n}`]; // stacking orders and chip payments: chosen from the panel
+      // A stacking order: the leftover tiles touched one by one, bottom first.
+      if ((m = n.match(/^O([A-Z]+)$/))) return [...m[1]].map((letter) => `order:${letter}`);
+      // A payment: the player's chips touched in any order.
+      if ((m = n.match(/^\$(.+)$/))) return Object.assign(m[1].split("+").map((face) => `pay:${face}`), { unordered: true });
+      return [`choice:${n}`];
     },
     pavilion(notation) {
       const n = notation.toUpperCase();
@@ -39,6 +43,21 @@ const Touch = (() => {
     return payload.options.map((option) => ({ option, path: PATHS[payload.game](option.notation) }));
   }
 
+  // The keys of ``path`` still to touch after ``touched``, or null when the touches lead elsewhere
+  // (an unordered path, a set of chips, takes its keys in any order).
+  function remaining(path, touched) {
+    if (!path.unordered) {
+      return touched.length <= path.length && touched.every((key, i) => path[i] === key) ? path.slice(touched.length) : null;
+    }
+    const left = [...path];
+    for (const key of touched) {
+      const index = left.indexOf(key);
+      if (index < 0) return null;
+      left.splice(index, 1);
+    }
+    return left;
+  }
+
   // The state of one seat's touches during its decision: the keys touched so far.
   function create({ root, panel, onConfirm, onStepBack }) {
     let payload = null;
@@ -46,14 +65,16 @@ const Touch = (() => {
     let touched = [];
     let hinted = null; // the notation of this seat's hint for the position, fetched by the page
 
-    const candidates = () => pathsOf(payload).filter(({ path }) => touched.every((key, i) => path[i] === key));
+    const candidates = () => pathsOf(payload)
+      .map(({ option, path }) => ({ option, path, left: remaining(path, touched) }))
+      .filter(({ left }) => left !== null);
     const chosen = () => {
       const left = candidates();
       return left.length === 1 ? left[0].option : null;
     };
     const nextKeys = () => {
       if (chosen()) return new Set();
-      return new Set(candidates().map(({ path }) => path[touched.length]).filter(Boolean));
+      return new Set(candidates().flatMap(({ path, left }) => (path.unordered ? left : left.slice(0, 1))));
     };
 
     // Board parts with ``key``: shared parts anywhere, a board's parts only on the deciding seat's board.
@@ -68,9 +89,24 @@ const Touch = (() => {
       keys.forEach((key) => parts(svgRoot, key).forEach((node) => node.classList.add(name)));
     }
 
+    // The touched parts: a key touched twice (two chips of one face) marks two of its parts.
+    function markTouched(svgRoot) {
+      const times = {};
+      touched.forEach((key) => { times[key] = (times[key] || 0) + 1; });
+      Object.entries(times).forEach(([key, count]) => {
+        parts(svgRoot, key).slice(0, count).forEach((node) => node.classList.add("chosen"));
+      });
+    }
+
     function touch(key) {
       if (!nextKeys().has(key)) return; // not a step of any option now: nothing happens
       touched = [...touched, key];
+      const option = chosen();
+      // What the seat can step back from within its turn is played at once; the rest waits for Confirm.
+      if (option && option.reversible) {
+        onConfirm(option.notation);
+        return;
+      }
       render();
     }
 
@@ -83,18 +119,23 @@ const Touch = (() => {
       }
     }
 
-    function previewPlate() {
-      const option = chosen() || (touched.length === 1 ? candidates()[0].option : null);
-      if (payload.game !== "duel" || !option || !payload.state.kept_spaces) return null;
-      const found = option.notation.match(/^@(\d)r(\d)$/i);
-      return found ? { seat, slot: Number(found[1]), spaces: payload.state.kept_spaces[Number(found[2])] } : null;
+    // What the board shows of the option being chosen: the plate in its slot and rotation, the
+    // stacking order touched so far, and once one option is named what it would do (its events).
+    function preview() {
+      const option = chosen();
+      const order = touched.filter((key) => key.startsWith("order:")).map((key) => key.slice(6)).join("");
+      const shown = { seat, order, events: option ? option.events : null };
+      const placing = option || (touched.length === 1 ? candidates()[0].option : null);
+      const found = payload.game === "duel" && placing && payload.state.kept_spaces && placing.notation.match(/^@(\d)r(\d)$/i);
+      if (found) Object.assign(shown, { slot: Number(found[1]), spaces: payload.state.kept_spaces[Number(found[2])] });
+      return shown;
     }
 
     function render() {
-      const svgRoot = Board.draw(root, { ...payload, preview: previewPlate() }, seat);
+      const svgRoot = Board.draw(root, { ...payload, preview: preview() }, seat);
       const next = nextKeys();
       mark(svgRoot, next, "legal");
-      mark(svgRoot, touched, "chosen");
+      markTouched(svgRoot);
       if (hinted) mark(svgRoot, PATHS[payload.game](hinted), "hint");
       renderPanel(svgRoot, next);
     }
@@ -122,7 +163,7 @@ const Touch = (() => {
         const offBoard = [...next].filter((key) => parts(svgRoot, key).length === 0);
         const row = element("div", { class: "choices" });
         offBoard.forEach((key) => {
-          const example = candidates().find(({ path }) => path[touched.length] === key).option;
+          const example = candidates().find(({ left }) => left.includes(key)).option;
           row.appendChild(button(stepLabel(key, example), () => touch(key), { key, secondary: true }));
         });
         if (offBoard.length) items.push(row);
