@@ -69,10 +69,11 @@ def _duel_objective_choices():
 def _duel_public(state):
     """The Duel state without what nobody at the table can see.
 
-    Hidden: the RNG, the plate stack's order (only its size and the back of
-    its top plate show), face-down bonus chips and the face-down chip supply,
-    and the fronts of drawn plates before they are revealed. Added for
-    drawing: the spaces of every plate on show and of each dome cell.
+    Hidden: the RNG, the plate stack's order (only its size, the back of its
+    top plate and the plates put under it show), face-down bonus chips and the
+    face-down chip supply, and the fronts of drawn plates before they are
+    revealed. Added for drawing: the spaces of every plate on show and of each
+    dome cell.
     """
     from core_ext.duel import PLATE_LAYOUTS, plate_spaces
 
@@ -82,6 +83,9 @@ def _duel_public(state):
     public = {key: value for key, value in state.items() if key not in ("rng", "stack", "stack_seen", "chip_supply")}
     public["stack_size"] = len(state["stack"])
     public["stack_top"] = back(state["stack"][0]) if state["stack"] else None
+    # Plates put under the stack were seen by everyone: their fronts and places (0 = the top) are public.
+    public["stack_under"] = [{"plate": plate, "spaces": plate_spaces(plate, 0), "depth": depth}
+                             for depth, (plate, seen) in enumerate(zip(state["stack"], state["stack_seen"])) if seen]
     public["chip_supply"] = sum(state["chip_supply"])
     public["small_factories"] = [
         {**factory, "chip": factory["chip"] if factory["chip_revealed"] else "",

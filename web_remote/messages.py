@@ -52,6 +52,7 @@ MESSAGES = {
     "board.display": N_("Dome plates on display"),
     "board.drawn": N_("Drawn plates"),
     "board.factory": N_("Factory {n}"),
+    "board.from_top": N_("{n} of {size}"),
     "board.hand": N_("In hand"),
     "board.kept": N_("To place"),
     "board.large_factory": N_("Large Factory"),
@@ -63,6 +64,7 @@ MESSAGES = {
     "board.start_token": N_("Start player token"),
     "board.structures": N_("Pillars {pillars} · statues {statues} · windows {windows}"),
     "board.supply": N_("Supply"),
+    "board.under_stack": N_("Put under the stack (place from the top):"),
     "board.wild": N_("Wild colour"),
 
     "breakdown.floor": N_("Score floor at {n}"),

@@ -14,7 +14,7 @@ from PIL import Image, ImageChops, ImageStat
 from firmware_py import games
 from firmware_py.session import Seat, Session, Setup
 from firmware_py.table import Table
-from web_remote import runner
+from web_remote import payload, runner
 from web_remote.service import RemoteService
 from tests.web.conftest import host_code
 
@@ -272,14 +272,14 @@ def test_touches_step_back_and_refused_touches_change_nothing(browser, start_tab
     assert session.snapshot.history == snapshot.history and session.snapshot.state == snapshot.state
 
 
-def duel_position(pending, wanted):
+def duel_position(pending, wanted, flags=None):
     """The first position of seeded random Duel games whose pending decision is ``pending`` and whose
-    options pass ``wanted``: (seed, game)."""
+    options pass ``wanted(options, state)``: (seed, game)."""
     chooser = random.Random(1)
     for seed in range(500):
-        game = games.spec("duel").new(2, seed, {})
+        game = games.spec("duel").new(2, seed, flags or {})
         while not game.is_over():
-            if game.pending == pending and wanted([str(move) for move in game.legal_moves()]):
+            if game.pending == pending and wanted([str(move) for move in game.legal_moves()], game.to_dict()):
                 return seed, game
             game.push(chooser.choice(game.legal_moves()))
     raise AssertionError(f"no {pending} decision found")
@@ -289,7 +289,7 @@ PHONE_SEATS = (Seat("phone", "Ada"), Seat("phone", "Bo"))
 
 
 def test_a_stacking_order_is_touched_tile_by_tile_onto_the_moon(browser, start_table):
-    seed, game = duel_position("order", lambda options: len(options) >= 3)
+    seed, game = duel_position("order", lambda options, state: len(options) >= 3)
     remote, running = start_table(Setup(game="duel", seats=PHONE_SEATS, seed=seed), game)
     page = seated_phone(browser, remote, running.session.snapshot.current_player)
     snapshot = running.session.snapshot
@@ -315,7 +315,7 @@ def test_a_stacking_order_is_touched_tile_by_tile_onto_the_moon(browser, start_t
 
 
 def test_chips_are_paid_by_touching_them_in_any_order(browser, start_table):
-    seed, game = duel_position("pay", lambda options: sum("+" in o for o in options) >= 2)
+    seed, game = duel_position("pay", lambda options, state: sum("+" in o for o in options) >= 2)
     remote, running = start_table(Setup(game="duel", seats=PHONE_SEATS, seed=seed), game)
     seat = running.session.snapshot.current_player
     page = seated_phone(browser, remote, seat)
@@ -338,3 +338,26 @@ def test_chips_are_paid_by_touching_them_in_any_order(browser, start_table):
         page.locator("#confirm").tap()
     expect(page.locator("body")).not_to_have_attribute("data-version", str(snapshot.version))
     assert running.session.snapshot.history[-1] == (seat, notation)
+
+
+@pytest.mark.parametrize("reveal", ["end", "each"])
+def test_the_plates_put_under_the_stack_are_drawn_under_it(browser, start_table, reveal):
+    seed, game = duel_position("action", lambda options, state: sum(state["stack_seen"]) >= 2, {"stack_reveal": reveal})
+    state = game.to_dict()
+    under = [(depth, plate) for depth, (plate, seen) in enumerate(zip(state["stack"], state["stack_seen"])) if seen]
+    remote, running = start_table(Setup(game="duel", seats=PHONE_SEATS, seed=seed, flags=(("stack_reveal", reveal),)), game)
+    context = browser.new_context(base_url=f"http://127.0.0.1:{remote.port}", **PHONE)
+    page = context.new_page()
+    page.goto("/")
+    shown(page, running.session.snapshot.version)
+    drawn = page.locator("#board .under-stack")
+    expect(drawn.locator("text.label")).to_have_count(1 + len(under))
+    size = len(state["stack"])
+    assert [drawn.locator("text.label").nth(i + 1).text_content() for i in range(len(under))] == \
+        [f"{depth + 1} of {size}" for depth, _ in under]
+    public = running.session.snapshot.state
+    sent = payload.build(remote.service.current(), "en")["state"]
+    assert [(item["depth"], item["plate"]) for item in sent["stack_under"]] == under
+    unseen = {plate for plate, seen in zip(public["stack"], public["stack_seen"]) if not seen}
+    assert not unseen & {item["plate"] for item in sent["stack_under"]}
+    context.close()

@@ -126,7 +126,22 @@ const Board = (() => {
       plate(group, 164, 116, 11, state.kept_spaces[0]);
     }
     label(group, 200, 137, `${t("board.bag_tower", { bag: sum(state.bag), tower: sum(state.tower) })} · ${t("board.specials", { n: state.special_supply })}`, 7);
-    return 140;
+    return underStack(group, state.stack_under || [], state.stack_size, 140);
+  }
+
+  // The plates put under the stack, which everyone saw go there, each with its place counted from the top.
+  function underStack(group, under, size, top) {
+    if (!under.length) return top;
+    const row = svg("g", { class: "under-stack" });
+    group.appendChild(row);
+    label(row, 2, top + 7, Remote.t("board.under_stack"), 7);
+    under.forEach((shown, index) => {
+      const x = 2 + (index % 7) * 51;
+      const y = top + 10 + Math.floor(index / 7) * 18;
+      plate(row, x, y, 8, shown.spaces);
+      label(row, x + 18, y + 11, Remote.t("board.from_top", { n: shown.depth + 1, size }), 7);
+    });
+    return top + 10 + Math.ceil(under.length / 7) * 18;
   }
 
   // The small factory whose leftovers await a stacking order, and the order touched so far.
