@@ -30,18 +30,22 @@ def seat_panel(seat: int) -> str:
     return f"seat{seat}"
 
 
-def mark_last_move(painter, snapshot, target_pixels, parse):
-    """Give the LEDs of the last decision's target a soft white mark until the next decision.
+def mark_last_move(painter, snapshot, event_pixels):
+    """Give the LEDs of what the last decision did a soft white mark until the next decision.
 
-    ``parse`` reads the game's notation; ``target_pixels(state, seat, move)`` are
-    the LEDs a move concerns in the game's layout.
+    The marks come from the rules core's events of that decision (docs/notation.md), the same
+    ones the phones word and mark, so what the game resolved by itself (broken tiles, a tile laid
+    on its only space, a round's tiling) is marked too. ``event_pixels(state, event)`` are the
+    LEDs where the game's layout shows one event's result in ``state``, the position after it.
     """
-    if not snapshot.history:
-        return
-    seat, text = snapshot.history[-1]
-    for panel, x, y in target_pixels(snapshot.state, seat, parse(text)):
-        colour = painter.leds.get(panel, x, y)
-        painter.pixel(panel, x, y, tuple((c + 255) // 2 for c in colour))
+    marked = set()
+    for event in snapshot.last_events:
+        for pixel in event_pixels(snapshot.state, event):
+            if pixel in marked or not painter.has_panel(pixel[0]):
+                continue
+            marked.add(pixel)
+            colour = painter.leds.get(*pixel)
+            painter.pixel(*pixel, tuple((c + 255) // 2 for c in colour))
 
 
 def draw_menu(painter, menu):

@@ -34,7 +34,7 @@ def draw(painter, snapshot):
     painter.bar(PANEL, *CENTRE["rounds"], 5, state["round"], palette.CURSOR, vertical=True)
     for seat, player in enumerate(state["players"]):
         _draw_seat(painter, snapshot, seat, player)
-    layouts.mark_last_move(painter, snapshot, _target_pixels, duel.Move.parse)
+    layouts.mark_last_move(painter, snapshot, event_pixels)
 
 
 def _draw_small_factories(painter, state):
@@ -274,6 +274,56 @@ def _target_pixels(state, seat, move):
     if kind == "pay":
         return _chip_pixels(state, seat, move.chips)
     return []
+
+
+def event_pixels(state, event):
+    """The LEDs that show what one of the core's events did, in ``state`` (the position after it)."""
+    kind, seat = event["event"], event["player"]
+    if kind in ("plate_taken", "display_refilled"):
+        x, y = CENTRE["display"][event["position"] - 1]
+        return [(PANEL, x + dx, y + dy) for dx in range(4) for dy in range(4)]
+    if kind in ("plate_drawn", "plate_returned"):
+        x, y = CENTRE["stack_top"]
+        return [(PANEL, x, y + dy) for dy in range(4)]
+    if kind == "plate_placed":
+        return _target_pixels(state, seat, duel.Move.parse(f"@{event['slot']}r{event['rotation']}"))
+    if kind == "sun_taken":
+        return _emptied_sun_pixels(state, event["factory"], event["count"])
+    if kind == "large_sun_to_moon":
+        return [(PANEL, *_at(_at(CENTRE["large_factory"], spot), d)) for spot in CENTRE["large_moon"][: event["count"]]
+                for d in SQUARE]
+    if kind == "moon_stacked" and event["order"]:
+        height = len(state["small_factories"][event["factory"] - 1]["moon"])
+        spots = CENTRE["small_moon"][max(0, height - len(event["order"])) : height]
+        return [(PANEL, *_at(_at(CENTRE["small_factories"][event["factory"] - 1], spot), d)) for spot in spots for d in SQUARE]
+    if kind in ("chip_revealed", "chip_taken"):
+        x, y = _at(CENTRE["small_factories"][event["factory"] - 1], CENTRE["small_chip"])
+        pixels = [(PANEL, x + dx, y + dy) for dx in range(4) for dy in range(2)]
+        if kind == "chip_taken":
+            cx, cy = SEAT["chips"]
+            column = min(len(state["players"][seat]["chips"]), 9) - 1
+            pixels += [(seat_panel(seat), cx + column, cy + dy) for dy in range(2)] if column >= 0 else []
+        return pixels
+    if kind == "start_tile_taken":
+        return [(seat_panel(seat), *SEAT["start_tile"])]
+    if kind in ("line_filled", "line_broken"):
+        return _target_pixels(state, seat, duel.Move.parse(f"L{event['line'] or 'F'}"))
+    if kind == "tiles_broken":
+        return _target_pixels(state, seat, duel.Move.parse("LF"))
+    if kind in ("tile_laid", "special_laid"):
+        row, column = event["cell"]
+        return [(seat_panel(seat), SEAT["dome"][0] + column - 1, SEAT["dome"][1] + row - 1)]
+    return []
+
+
+def _emptied_sun_pixels(state, factory, count):
+    """The sun spots a take has just emptied: after the tiles still there, ``count`` of them."""
+    if factory == 0:
+        origin, spots, left = CENTRE["large_factory"], CENTRE["large_sun"], sum(state["large_factory"]["sun"])
+    else:
+        origin, spots = CENTRE["small_factories"][factory - 1], CENTRE["small_sun"]
+        left = sum(state["small_factories"][factory - 1]["sun"])
+    return [(PANEL, *_at(_at(origin, spot), d)) for spot in spots[left : left + count] for d in SQUARE]
 
 
 def _sun_pixels(state, factory, colour):

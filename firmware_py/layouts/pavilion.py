@@ -51,7 +51,7 @@ def draw(painter, snapshot):
         painter.tile(PANEL, *spot, colour, size=2)
     for seat, player in enumerate(state["seats"]):
         _draw_seat(painter, snapshot, seat, player)
-    layouts.mark_last_move(painter, snapshot, _target_pixels, pavilion.Move.parse)
+    layouts.mark_last_move(painter, snapshot, event_pixels)
 
 
 def _draw_centre_pool(painter, state):
@@ -139,6 +139,23 @@ def _target_pixels(state, seat, move):
     if kind in ("pass", "discard"):
         hx, hy = SEAT["hand"]
         return [(panel, hx + i % 4, hy + row) for row in range(12) for i in range(4)]
+    return []
+
+
+def event_pixels(state, event):
+    """The LEDs that show what one of the core's events did, in ``state`` (the position after it)."""
+    kind, seat = event["event"], event["player"]
+    if kind in ("tiles_taken", "wild_taken", "bonus_taken"):
+        return _target_pixels(state, seat, pavilion.Move.parse(f"K{event['colour']}"))  # that colour in hand
+    if kind == "start_token_taken":
+        return [(seat_panel(seat), *SEAT["token"])]
+    if kind in ("space_chosen", "tile_placed"):
+        return [(seat_panel(seat), *space_xy(event["space"][0], int(event["space"][1:])))]
+    if kind == "tile_kept":
+        cx, cy = SEAT["corners"]
+        kept = _tiles(state["seats"][seat]["corners"])[:4]
+        spots = [i for i, colour in enumerate(kept) if colour == COLOUR_INDEX[event["colour"]]]
+        return [(seat_panel(seat), cx, cy + spots[-1])] if spots else []
     return []
 
 
