@@ -157,11 +157,11 @@ def replay(game_id):
     """The game at one move: picture of the table, scores, the move list with the current move marked."""
     record = record_of(game_id)
     ply = replay_ply(record)
-    snapshot = replayed(record, ply)
     lang, game = language(), record.setup.game
     names = seat_names(record, lang)
     shown = move_page(ply, len(record.moves))
     positions = replayable(replay_positions, record)
+    snapshot = _position(positions[ply])
     moves = [(number, record.moves[number - 1], names[positions[number - 1].current_player],
               i18n.option_label(lang, game, record.moves[number - 1])) for number in shown]
     return page("history/replay.html", game_id=game_id, game=game, ply=ply, snapshot=snapshot, names=names,
@@ -169,6 +169,25 @@ def replay(game_id):
                 winners=", ".join(names[seat] for seat in snapshot.winners),
                 decision=i18n.pending_label(lang, game, snapshot.pending), leds=attached_display() is not None,
                 board=_board(record, positions, ply, snapshot, names, lang))
+
+
+@dataclasses.dataclass(frozen=True)
+class _Position:
+    """What the replay page shows of one position (the LED picture and the LEDs get a whole
+    session snapshot from :func:`replayed`; one page needs only this, from a single replay)."""
+
+    state: dict
+    pending: str
+    current_player: object
+    scores: tuple
+    over: bool
+    winners: tuple
+
+
+def _position(game) -> _Position:
+    over = game.is_over()
+    return _Position(game.to_dict(), game.pending, None if over else game.current_player, tuple(game.scores()), over,
+                     tuple(game.winners()) if over else ())
 
 
 def _board(record, positions, ply, snapshot, names, lang) -> dict:

@@ -2,10 +2,12 @@
 and at 320 px wide nothing overflows in any language (checked by element geometry)."""
 import json
 import os
+import random
 
 import pytest
 
 from firmware_py.journal import Journal
+from firmware_py.records import Record
 from firmware_py.session import Play, Seat, Session, Setup
 from web_remote import i18n, runner
 from web_remote.service import RemoteService
@@ -16,7 +18,8 @@ pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's c
 
 from axe_playwright_python.sync_playwright import Axe  # noqa: E402
 
-PAGES = ("/", "/join", "/host", "/settings", "/history/", "/history/1")
+PAGES = ("/", "/join", "/host", "/settings", "/history/", "/history/1", "/history/2?ply=200")
+LONG_GAME = 250  # decisions at least, in the imported record the replay page must carry
 OVERFLOW = """() => {
   const width = document.documentElement.clientWidth;
   const over = [];
@@ -41,12 +44,28 @@ def remote(tmp_path_factory):
     session = Session(setup, journal=journal).start()
     for _ in range(5):
         session.call(Play(session.snapshot.current_player, session.snapshot.options[0]))
+    session.journal.import_record(long_record(LONG_GAME))  # past game 2
     served = runner.start(RemoteService(session), host="127.0.0.1", port=0)
     served.tokens = [served.service.join(served.service.join_code, seat, "test") for seat in range(3)]
     yield served
     served.close()
     session.stop()
     journal.close()
+
+
+def long_record(decisions):
+    """A finished 4-player Summer Pavilion of at least ``decisions`` decisions, as a record file holds it."""
+    for seed in range(100):
+        setup = Setup(game="pavilion", seats=tuple(Seat("ai", name) for name in ("Ada", "Bo", "Cy", "Di")), seed=seed)
+        game = setup.new_game()
+        start, chooser, moves = game.to_json(), random.Random(seed), []
+        while not game.is_over():
+            move = chooser.choice(game.legal_moves())
+            moves.append(str(move))
+            game.push(move)
+        if len(moves) >= decisions:
+            return Record(setup, start, tuple(moves), tuple(game.scores()), tuple(game.winners()))
+    raise AssertionError(f"no game of {decisions} decisions")
 
 
 def seated(browser, remote, language, viewport):
@@ -117,10 +136,45 @@ def test_the_replay_page_draws_the_board_with_a_slider_and_play_pause(browser, r
     page.wait_for_url("**/history/1?ply=2")
     expect_last = page.locator("#last-decision")
     assert "took" in expect_last.inner_text()
+    # Play/pause on the long game (past game 2), so that playing never runs into the last move.
+    page = visit(context, "/history/2?ply=10")
     page.locator("#play").tap()
-    page.wait_for_url("**/history/1?ply=3")
-    page.wait_for_url("**/history/1?ply=4", timeout=5000)
-    page.locator("#play").tap()  # pause
+    page.wait_for_url("**/history/2?ply=11")
+    page.wait_for_url("**/history/2?ply=12", timeout=5000)
+    for _ in range(3):  # pause; a tap that came as the next move's page was already on its way goes again
+        page.locator("#play").tap()
+        page.wait_for_timeout(300)
+        page.wait_for_load_state()
+        if page.locator("#play").get_attribute("aria-pressed") == "false":
+            break
+    paused = page.url
     page.wait_for_timeout(1800)
-    assert page.url.endswith("ply=4") and page.locator("#play").get_attribute("aria-pressed") == "false"
+    assert page.url == paused and page.locator("#play").get_attribute("aria-pressed") == "false"
+    context.close()
+
+
+def test_the_replay_of_a_long_game_stays_usable_on_a_phone(browser, remote):
+    """Past game 2 has 250 decisions or more: the slider reaches any of them, the moves come a page at
+    a time, and the page stays small whichever move it shows (its figures: docs/remote.md)."""
+    total = len(remote.service.session.journal.export(2).moves)
+    assert total >= LONG_GAME
+    context = seated(browser, remote, "en", {"width": 390, "height": 844})
+    page = visit(context, "/history/2?ply=0")
+    slider = page.locator("#ply-slider")
+    assert slider.get_attribute("max") == str(total)
+    slider.fill("200")
+    page.wait_for_url("**/history/2?ply=200")
+    page.wait_for_selector("#board svg")
+    assert page.locator("#board svg [data-seat]").count() == 4
+    moves = page.locator("#moves li")
+    assert 0 < moves.count() <= 50 and page.locator('#moves li[aria-current="step"]').count() == 1
+    assert page.locator('#moves li[aria-current="step"] a').get_attribute("href").endswith("ply=200")
+    for link in ("#earlier", "#later"):
+        assert page.locator(link).count() == 1
+    page.locator("#later").tap()
+    page.wait_for_url("**/history/2?ply=201")
+    layout = page.evaluate(OVERFLOW)
+    assert layout["scroll"] <= layout["width"] and not layout["over"], layout
+    sent = page.evaluate("() => performance.getEntriesByType('navigation')[0].decodedBodySize")
+    assert sent < 40000, sent  # the moves are paginated: the page does not grow with the game
     context.close()
