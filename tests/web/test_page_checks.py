@@ -9,6 +9,7 @@ import pytest
 from firmware_py.journal import Journal
 from firmware_py.records import Record
 from firmware_py.session import Play, Seat, Session, Setup
+from tests.web.conftest import host_code
 from web_remote import i18n, runner
 from web_remote.service import RemoteService
 
@@ -178,3 +179,79 @@ def test_the_replay_of_a_long_game_stays_usable_on_a_phone(browser, remote):
     sent = page.evaluate("() => performance.getEntriesByType('navigation')[0].decodedBodySize")
     assert sent < 40000, sent  # the moves are paginated: the page does not grow with the game
     context.close()
+
+
+def played_to(session, stop):
+    """Play options (spread over the list, so the game moves on) until ``stop(snapshot)``."""
+    while not stop(session.snapshot):
+        snapshot = session.snapshot
+        session.call(Play(snapshot.current_player, snapshot.options[len(snapshot.history) % len(snapshot.options)]))
+    return session.snapshot
+
+
+def phone(browser, served, language, viewport, seat, host=None):
+    """A phone in ``language`` holding ``seat`` (and the host token, when given) on the live page."""
+    context = browser.new_context(base_url=f"http://127.0.0.1:{served.port}", viewport=viewport, is_mobile=True,
+                                  has_touch=True, locale=language)
+    context.add_cookies([{"name": i18n.LANGUAGE_COOKIE, "value": language, "url": f"http://127.0.0.1:{served.port}"}])
+    held = json.dumps({"token": served.tokens[seat], "seat": seat, "game_id": served.service.game_id})
+    context.add_init_script(f"localStorage.setItem('azul.seat', {json.dumps(held)})")
+    if host:
+        context.add_init_script(f"sessionStorage.setItem('azul.host', {json.dumps(host)})")
+    page = visit(context, "/")
+    return context, page
+
+
+def serious_violations(page):
+    violations = Axe().run(page).response["violations"]
+    return [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in violations
+            if v["impact"] in ("serious", "critical")]
+
+
+@pytest.mark.parametrize("game, players", [("duel", 2), ("pavilion", 3)])
+def test_the_live_and_game_over_pages_of_both_games_pass_axe_and_fit_320_px(browser, game, players):
+    """Azul Duel while a seat chooses its pattern line (its result drawn before Confirm), and both games'
+    game-over view with the host's rematch button: no serious or critical axe-core violation at
+    390 px, nothing wider than a 320 px phone in any language, the Duel board on the first screen."""
+    setup = Setup(game=game, seats=tuple(Seat("phone", name) for name in ("Ada", "Bo", "Cy")[:players]), seed=8)
+    session = Session(setup).start()
+    served = runner.start(RemoteService(session), host="127.0.0.1", port=0)
+    try:
+        served.tokens = [served.service.join(served.service.join_code, seat, "test") for seat in range(players)]
+        host = served.service.host_login(host_code(session), "test")
+        if game == "duel":
+            check_live_page(browser, served, host, played_to(session, lambda s: s.pending == "line" and len(s.history) > 8))
+        check_live_page(browser, served, host, played_to(session, lambda s: s.over))
+    finally:
+        served.close()
+        session.stop()
+
+
+def check_live_page(browser, served, host, snapshot):
+    """axe-core at 390 px, then every language at 320 x 568: nothing overflows; while a seat decides, its
+    board and the factories are on the first screen."""
+    seat = 0 if snapshot.over else snapshot.current_player
+
+    def ready(page):
+        if snapshot.over:
+            page.wait_for_selector("#rematch:not([hidden])")
+        else:  # a line touched: the confirm panel and the previewed tiles show
+            page.locator(f'#board [data-seat="{seat}"] .hit.legal rect').first.tap(force=True)
+            page.wait_for_selector("#confirm")
+
+    context, page = phone(browser, served, "en", {"width": 390, "height": 844}, seat, host)
+    ready(page)
+    if not snapshot.over:
+        page.locator("#options-list summary").tap()
+    assert not serious_violations(page), (snapshot.pending, serious_violations(page))
+    context.close()
+    for language in i18n.LANGUAGES:
+        context, page = phone(browser, served, language, {"width": 320, "height": 568}, seat, host)
+        ready(page)
+        layout = page.evaluate(OVERFLOW)
+        assert layout["scroll"] <= layout["width"] and not layout["over"], (snapshot.pending, language, layout)
+        if not snapshot.over:
+            for selector in ("#board .centre", f'#board [data-seat="{seat}"]'):
+                box = page.locator(selector).bounding_box()
+                assert box["y"] + box["height"] <= 568, (language, selector, box)
+        context.close()
