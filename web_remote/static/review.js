@@ -66,7 +66,7 @@
       status.textContent = error.message;
     }
     if (!following) return;
-    section.hidden = false;
+    section.hidden = review !== null && !review.players.length; // only the computer played: nothing to review
     if (review !== null) render(review);
     if (review === null || !review.complete) timer = setTimeout(load, POLL_MS);
   }
