@@ -26,6 +26,9 @@ HELP = (
     "H menu); Ctrl-C quits"
 )
 
+KEYS = "keys: seats 1-4 qwer uiop zxcv bnm, = PREV NEXT OK BACK; h HOST; Shift holds"
+"""The keys in one line, kept under the terminal's drawing of the LEDs."""
+
 
 def key_action(key: str):
     """(seat, button, hold) for ``key``, or None when the key means nothing."""

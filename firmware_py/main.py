@@ -13,10 +13,10 @@ import hardware
 from firmware_py import games
 from firmware_py.console import Console
 from firmware_py.journal import DATA_VARIABLE, Journal, check_data_dir, data_dir
-from firmware_py.keyboard import HELP, KeyboardButtons
+from firmware_py.keyboard import HELP, KEYS, KeyboardButtons
 from firmware_py.reviewer import Reviewer
 from firmware_py.session import AI_LEVELS, HOST_CODE_S, Seat, Session, Setup
-from firmware_py.table import Table
+from firmware_py.table import Table, tell
 
 DESCRIPTION = (
     "Play Azul Duel or Azul: Summer Pavilion at the table. On the rig (a Raspberry Pi with the LED panels "
@@ -84,18 +84,18 @@ def open_session(args, setup: Setup, journal: Journal) -> Session:
         setup = resumed.setup
     session = Session(setup, game=resumed.game if resumed else None, journal=journal, **journal.settings())
     session.subscribe(journal.keep_settings)
-    print_host_codes(session)
     return session
 
 
-def print_host_codes(session: Session):
-    """Print each host code on the terminal when the HOST menu shows it (it is not printed otherwise)."""
+def print_host_codes(session: Session, tell=tell):
+    """Tell each host code on the terminal while the HOST menu shows it (it is not told otherwise)."""
     shown = [None]
 
     def announce(snapshot):
-        if snapshot.host_code is not None and snapshot.host_code != shown[0]:
-            print(f"azul-table: host code {snapshot.host_code} (for the phone's host page; works for "
-                  f"{int(HOST_CODE_S // 60)} minutes)", file=sys.stderr, flush=True)
+        if snapshot.host_code != shown[0]:
+            tell(None if snapshot.host_code is None else
+                 f"host code {snapshot.host_code} (for the phone's host page; works for "
+                 f"{int(HOST_CODE_S // 60)} minutes)", note="host")
         shown[0] = snapshot.host_code
 
     session.subscribe(announce)
@@ -185,13 +185,18 @@ def main(argv=None, addons=()) -> int:
     for stop_signal in (signal.SIGTERM, signal.SIGHUP):  # a service stop, or the terminal closing
         signal.signal(stop_signal, lambda *_: stopping.set())
     table = Table(hw, session)
+    print_host_codes(session, table.tell)
     started = [addon.start(args, table) for addon in addons]
     simulated = isinstance(hw, hardware.SimulatedHardware)
     keyboard = KeyboardButtons(hw) if simulated and not args.console else None
+    terminal = hw.terminal if simulated else None
     print(f"azul-table: {games.spec(session.setup.game).title}, {len(session.setup.seats)} seats, "
           f"LEDs on {hw.backend}, journal {journal.path}", file=sys.stderr)
     if keyboard is not None:
-        print(HELP, file=sys.stderr)
+        if terminal is not None:
+            terminal.note("keys", KEYS)
+        else:
+            print(HELP, file=sys.stderr)
     try:
         table.start()
         reviewer.start()
@@ -200,7 +205,8 @@ def main(argv=None, addons=()) -> int:
         if args.console:
             serve_console(session, stopping)
         while not stopping.wait(0.2):
-            pass
+            if terminal is not None:
+                terminal.refit()  # a resized terminal is drawn again at once
     except KeyboardInterrupt:
         pass
     finally:

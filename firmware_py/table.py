@@ -1,9 +1,28 @@
 """The running table: hardware, session, LED display and the button feed, started and stopped together."""
 import queue
+import sys
 import threading
 
 from firmware_py.display import TableDisplay
 from firmware_py.session import Press, Session
+
+
+def tell(text, *, note=None, terminal=None):
+    """A line for the person at this computer, on standard error after the program's name (a text of
+    several lines, a picture such as a QR code, as it is).
+
+    Where the simulator draws the LEDs in this terminal (``terminal``, a
+    :class:`hardware.TerminalSink`), a line given a ``note`` name stays on show
+    under the drawing instead (a later line of the same name replaces it, None
+    removes it): printed, it would scroll the drawing and be drawn over at the
+    next frame.
+    """
+    if note is not None and terminal is not None:
+        terminal.note(note, text)
+        if sys.stderr.isatty():
+            return
+    if text is not None:
+        print(text if "\n" in text else f"azul-table: {text}", file=sys.stderr, flush=True)
 
 
 class Table:
@@ -26,6 +45,10 @@ class Table:
         self.session.start()
         self._feeder.start()
         return self
+
+    def tell(self, text, *, note=None):
+        """:func:`tell` on this table's terminal drawing, if it has one."""
+        tell(text, note=note, terminal=getattr(self.hardware, "terminal", None))
 
     def _feed_buttons(self):
         """Turn the hardware's button events into session commands, in order."""

@@ -15,7 +15,8 @@ from hardware.buttons import HOLD, PRESS, ButtonEvent, ButtonInput, ManualClock,
 from hardware.frame import Frame, FrameBuffer, PixelSink
 from hardware.layout import Layout
 from hardware.rig import BUTTON_NAMES, HOST, SEAT_BUTTONS, Rig, RigError, load_rig, parse_rig
-from hardware.sinks import FrameStream, MemorySink, PanelFrame, PngSink, SinkGroup, TerminalSink, render_ansi, render_png
+from hardware.sinks import FrameStream, MemorySink, PanelFrame, PngSink, SinkGroup, render_png
+from hardware.terminal import TerminalSink, render_ansi
 from hardware.table import Hardware, SimulatedHardware, open_hardware, simulate
 
 __all__ = [

@@ -1,4 +1,5 @@
-"""Simulator sinks: frames kept in memory, drawn as PNG or ANSI, or streamed to subscribers.
+"""Simulator sinks: frames kept in memory, drawn as PNG, or streamed to subscribers (the terminal's view is
+in :mod:`hardware.terminal`).
 
 Every view decodes the *wire bytes* back to panels through the rig's layout,
 exactly as the chained LEDs would, so a mapping mistake shows up in the
@@ -12,11 +13,10 @@ import collections
 import dataclasses
 import io
 import os
-import sys
 import tempfile
 import threading
 from pathlib import Path
-from typing import Iterable, Mapping, Optional, TextIO
+from typing import Iterable, Mapping, Optional
 
 from hardware.frame import Colour, Frame, PixelSink, display_table
 from hardware.layout import Layout
@@ -171,7 +171,7 @@ DARK_LED = (28, 28, 28)
 """How an LED that is off looks: the package is faintly visible, so the grid shows."""
 
 
-def _table_colours(layout: Layout, panels: Mapping[str, bytes]) -> dict[tuple[int, int], Colour]:
+def table_colours(layout: Layout, panels: Mapping[str, bytes]) -> dict[tuple[int, int], Colour]:
     """Screen colour of every LED by table position; dark LEDs (and missing panels) as DARK_LED."""
     colours = {}
     for (tx, ty), (name, x, y) in layout.table_cells():
@@ -205,7 +205,7 @@ def render_png(layout: Layout, panels: Mapping[str, bytes], path: Optional[str |
     for panel in layout.rig.panels:
         draw.rectangle(box(panel.name, 0, 0, panel.width - 1, panel.height - 1), fill=BOARD_COLOUR)
     inset = max(1, led_pixels // 6)
-    for (tx, ty), colour in _table_colours(layout, panels).items():
+    for (tx, ty), colour in table_colours(layout, panels).items():
         left, top = margin + tx * led_pixels, margin + ty * led_pixels
         draw.ellipse((left + inset, top + inset, left + led_pixels - 1 - inset, top + led_pixels - 1 - inset), fill=colour)
     for panel in layout.rig.panels:
@@ -246,45 +246,6 @@ class PngSink:
 
     def write(self, frame: Frame) -> None:
         self.last_png = render_png(self.layout, self.decoder.decode(frame).display, self.path, led_pixels=self.led_pixels)
-
-    def close(self) -> None:
-        pass
-
-
-def render_ansi(layout: Layout, panels: Mapping[str, bytes]) -> str:
-    """The table in truecolor ANSI: one character per LED column, two LED rows per line (upper half block)."""
-    width, height = layout.rig.table_size
-    colours = _table_colours(layout, panels)
-    lines = []
-    for top in range(0, height, 2):
-        cells = []
-        for x in range(width):
-            upper, lower = colours.get((x, top)), colours.get((x, top + 1))
-            if upper is None and lower is None:
-                cells.append("\x1b[0m ")
-            elif upper is None:
-                cells.append("\x1b[49m\x1b[38;2;{};{};{}m▄".format(*lower))
-            else:
-                background = "\x1b[49m" if lower is None else "\x1b[48;2;{};{};{}m".format(*lower)
-                cells.append(background + "\x1b[38;2;{};{};{}m▀".format(*upper))
-        lines.append("".join(cells) + "\x1b[0m")
-    return "\n".join(lines) + "\n"
-
-
-class TerminalSink:
-    """Redraws the table in a truecolor terminal on every frame."""
-
-    def __init__(self, layout: Layout, stream: Optional[TextIO] = None):
-        self.layout = layout
-        self.stream = stream if stream is not None else sys.stdout
-        self.decoder = FrameDecoder(layout)
-        self._cleared = False
-
-    def write(self, frame: Frame) -> None:
-        prefix = "\x1b[H" if self._cleared else "\x1b[2J\x1b[H"
-        self._cleared = True
-        self.stream.write(prefix + render_ansi(self.layout, self.decoder.decode(frame).display))
-        self.stream.flush()
 
     def close(self) -> None:
         pass

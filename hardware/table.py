@@ -19,7 +19,8 @@ from hardware.buttons import ButtonInput, ManualClock
 from hardware.frame import FrameBuffer
 from hardware.layout import Layout
 from hardware.rig import Rig, load_rig
-from hardware.sinks import FrameStream, MemorySink, PngSink, SinkGroup, TerminalSink
+from hardware.sinks import FrameStream, MemorySink, PngSink, SinkGroup
+from hardware.terminal import TerminalSink
 
 
 class Hardware:
@@ -48,15 +49,18 @@ class Hardware:
 class SimulatedHardware(Hardware):
     """The simulator: everything :class:`Hardware` has, plus virtual hands on the buttons.
 
-    ``memory`` keeps the frames shown, ``stream`` broadcasts them, ``clock`` is
-    the buttons' clock (a :class:`ManualClock` makes timing deterministic: then
+    ``memory`` keeps the frames shown, ``stream`` broadcasts them, ``terminal``
+    draws them in a terminal (None when not asked for), ``clock`` is the
+    buttons' clock (a :class:`ManualClock` makes timing deterministic: then
     the press helpers tick the buttons themselves).
     """
 
-    def __init__(self, rig, layout, leds, buttons, *, memory: MemorySink, stream: FrameStream, pin_factory):
+    def __init__(self, rig, layout, leds, buttons, *, memory: MemorySink, stream: FrameStream, pin_factory,
+                 terminal: Optional[TerminalSink] = None):
         super().__init__(rig, layout, leds, buttons, "simulator")
         self.memory = memory
         self.stream = stream
+        self.terminal = terminal
         self.pin_factory = pin_factory
         self.clock = buttons.clock
         self._manual = isinstance(self.clock, ManualClock)
@@ -128,14 +132,16 @@ def simulate(
     sinks = [memory, stream]
     if png_path is not None:
         sinks.append(PngSink(layout, png_path))
-    if terminal is not None:
-        sinks.append(TerminalSink(layout, terminal))
+    drawn = TerminalSink(layout, terminal) if terminal is not None else None
+    if drawn is not None:
+        sinks.append(drawn)
     leds = FrameBuffer(layout, SinkGroup(sinks), brightness=brightness)
     factory = MockFactory()
     buttons = ButtonInput(rig, pin_factory=factory, clock=clock, events=events)
     if not isinstance(buttons.clock, ManualClock):
         buttons.start()
-    return SimulatedHardware(rig, layout, leds, buttons, memory=memory, stream=stream, pin_factory=factory)
+    return SimulatedHardware(rig, layout, leds, buttons, memory=memory, stream=stream, pin_factory=factory,
+                             terminal=drawn)
 
 
 def open_hardware(

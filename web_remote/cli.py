@@ -58,13 +58,14 @@ class PhoneRemote:
         return [hardware.Finding("web port", True, f"{args.host}:{args.port} free")]
 
     def start(self, args, table):
-        """The remote for ``table``, with its address and QR code on the terminal and the join code on
-        the terminal and the centre panel (again for every new game); None without it."""
+        """The remote for ``table``, with its address, QR code and join code on the terminal (kept under
+        the LEDs' drawing there) and the join code on the centre panel (again for every new game); None
+        without it."""
         if args.no_web:
             return None
 
         def announce(remote):
-            print(f"azul-table: join code {remote.join_code}", file=sys.stderr)
+            table.tell(f"join code {remote.join_code}", note="code")
             table.display.show_pin(remote.join_code)
 
         hw = table.hardware
@@ -75,23 +76,23 @@ class PhoneRemote:
                                   host_names=network.host_names(args.name),
                                   config={"SIMULATOR_NETWORK": args.simulator_network})
         except OSError as error:
-            print(f"azul-table: no phone remote ({args.host}:{args.port}: {error.strerror or error})", file=sys.stderr)
+            table.tell(f"no phone remote ({args.host}:{args.port}: {error.strerror or error})", note="address")
             return None
         table.display.address = remote.url.removeprefix("http://")
-        for url in remote.urls:
-            print(f"azul-table: phones join at {url}", file=sys.stderr)
-        print(runner.qr_text(remote.url), file=sys.stderr)
+        others = f" (also {', '.join(remote.urls[1:])})" if remote.urls[1:] else ""
+        table.tell(f"phones join at {remote.url}{others}", note="address")
+        table.tell(runner.qr_text(remote.url).rstrip("\n"), note="qr")
         if simulated is not None:
-            print(f"azul-table: simulator page at {remote.url.removesuffix('join')}simulator/", file=sys.stderr)
+            table.tell(f"simulator page at {remote.url.removesuffix('join')}simulator/", note="simulator")
         running = contextlib.ExitStack()
         running.callback(remote.close)
-        advertisement = self._advertise(args.name, remote, table.display)
+        advertisement = self._advertise(args.name, remote, table)
         if advertisement is not None:
             running.callback(advertisement.close)  # first: the name goes before the page does
         return running
 
     @staticmethod
-    def _advertise(name, remote, display):
+    def _advertise(name, remote, table):
         """The table's name on mDNS for the addresses phones can reach; None for a loopback-only remote
         or where the network takes no multicast."""
         reachable = [a for a in remote.addresses if not ipaddress.ip_address(a).is_loopback]
@@ -100,14 +101,14 @@ class PhoneRemote:
 
         def claimed(found):
             remote.app.config["TABLE_HOST_NAMES"] = network.host_names(found)
-            display.address = f"{remote.url.removeprefix('http://')} {network.join_url(f'{found}.local', remote.port).removeprefix('http://')}"
-            print(f"azul-table: phones also find the table at {network.join_url(f'{found}.local', remote.port)}",
-                  file=sys.stderr)
+            local = network.join_url(f"{found}.local", remote.port)
+            table.display.address = f"{remote.url.removeprefix('http://')} {local.removeprefix('http://')}"
+            table.tell(f"phones also find the table at {local}", note="name")
 
         try:
             return network.Advertisement(name, remote.port, reachable, on_name=claimed)
         except OSError as error:
-            print(f"azul-table: the table's name is not announced ({error.strerror or error})", file=sys.stderr)
+            table.tell(f"the table's name is not announced ({error.strerror or error})", note="name")
             return None
 
 

@@ -1,9 +1,13 @@
 """The host code: made at the rig on request, shown on the centre panel and the terminal only then, short-lived."""
+import io
+
 import pytest
 
+import hardware
 from firmware_py import main as table_program
 from firmware_py.credentials import digest
 from firmware_py.session import HOST_CODE_S, HostLogin, Press, Seat, Session, Setup, WrongCode
+from firmware_py.table import Table
 from tests.firmware.test_undo import Clock, read_text
 
 
@@ -47,3 +51,22 @@ def test_the_terminal_prints_a_host_code_only_when_it_is_asked_for(capsys):
     assert "host code" not in capsys.readouterr().err
     open_host_code(lambda seat, button, hold=False: session.apply(Press(seat, button, "hold" if hold else "press")))
     assert f"host code {session.snapshot.host_code}" in capsys.readouterr().err
+
+
+def test_a_host_code_stays_under_the_terminals_drawing_only_while_the_rig_shows_it():
+    terminal = io.StringIO()
+    hw = hardware.simulate(clock=hardware.ManualClock(), terminal=terminal)
+    try:
+        session = Session(Setup(game="duel", seed=3))
+        table_program.print_host_codes(session, Table(hw, session).tell)
+
+        def press(seat, button, hold=False):
+            session.apply(Press(seat, button, "hold" if hold else "press"))
+
+        open_host_code(press)
+        assert [note for note in hw.terminal.notes() if note.startswith("host code")] == [
+            f"host code {session.snapshot.host_code} (for the phone's host page; works for 10 minutes)"]
+        press(0, "NEXT")
+        assert not any(note.startswith("host code") for note in hw.terminal.notes())
+    finally:
+        hw.close()

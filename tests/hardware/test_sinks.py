@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from hardware import FrameBuffer, FrameStream, MemorySink, SinkGroup, render_ansi, render_png
+from hardware import FrameBuffer, FrameStream, MemorySink, SinkGroup, render_png
 from hardware.patterns import orientation, wire_walk
-from hardware.sinks import DARK_LED, SEAM_COLOUR, TerminalSink
+from hardware.sinks import DARK_LED, SEAM_COLOUR
 
 GOLDEN = Path(__file__).with_name("golden")
 
@@ -136,30 +136,6 @@ def test_png_sink_writes_the_file(layout, tmp_path):
     assert path.read_bytes() == sink.last_png
     with Image.open(path) as image:
         assert image.size == (64 * 12 + 24, 48 * 12 + 24)
-
-
-def test_ansi_view_colours_the_right_cell(layout):
-    sink = MemorySink(layout)
-    leds = FrameBuffer(layout, sink)
-    leds.set_table(16, 17, (255, 0, 0))
-    leds.show()
-    lines = render_ansi(layout, sink.panels().display).splitlines()
-    assert len(lines) == 24
-    # Table row 17 is the lower half (background colour) of text line 8, in the 17th cell.
-    cells = lines[8].split("▀")
-    assert cells[16].startswith("\x1b[48;2;199;0;0m")
-    assert "199;0;0" not in "".join(cells[:16] + cells[17:])
-    assert lines[0].count("▀") == 16  # only the north seat's 16 columns have LEDs in rows 0 and 1
-
-
-def test_terminal_sink_redraws_in_place(layout):
-    out = io.StringIO()
-    leds = FrameBuffer(layout, TerminalSink(layout, out))
-    leds.show()
-    leds.show()
-    text = out.getvalue()
-    assert text.startswith("\x1b[2J\x1b[H")
-    assert text.count("\x1b[H") == 2
 
 
 def test_wire_walk_lights_leds_in_data_order(layout):

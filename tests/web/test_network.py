@@ -130,7 +130,13 @@ def stop(process):
 
 
 def join_urls(text):
-    return [line.split("phones join at ", 1)[1] for line in text.splitlines() if "phones join at " in line]
+    """The join page's addresses the table printed: the first, then any others in brackets."""
+    urls = []
+    for line in text.splitlines():
+        if "phones join at " in line:
+            first, _, others = line.split("phones join at ", 1)[1].partition(" (also ")
+            urls += [first, *filter(None, others.rstrip(")").split(", "))]
+    return urls
 
 
 def test_the_printed_address_is_the_machines_own_and_phones_reach_it(namespace, tmp_path):
