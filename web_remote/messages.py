@@ -410,6 +410,10 @@ MESSAGES = {
 
     "sim.help": N_("The LED panels as the table shows them. Tap a seat's buttons to play with them."),
     "sim.hold": N_("Hold (long press)"),
+    "sim.panel.centre.duel": N_("Centre panel: factories, dome plates"),
+    "sim.panel.centre.pavilion": N_("Centre panel: factories, centre, supply"),
+    "sim.panel.seat": N_("Seat {n}: {name}"),
+    "sim.panel.unused": N_("Seat {n}: not in this game"),
     "sim.seat": N_("Seat {n}"),
     "sim.title": N_("Simulated table"),
 

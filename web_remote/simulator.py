@@ -1,4 +1,4 @@
-"""The simulator page: the virtual LED panels drawn live and virtual buttons for every seat.
+"""The simulator page: the virtual LED panels drawn live under their names, virtual buttons for the game's seats.
 
 A local tool for the PC the table runs on. Its routes exist only when the
 table runs on the simulated rig (a PC, or a rig file that says
@@ -48,9 +48,10 @@ def simulator():
 
 @bp.get("/layout")
 def layout():
-    """Where every panel lies on the table, and the seats' buttons."""
+    """Where every panel lies on the table, the panel in front of each seat, and the seats' buttons."""
     hw = hardware()
-    return jsonify(layout=hw.layout.describe(), seats=len(hw.rig.seats), buttons=SEAT_BUTTONS, host=HOST)
+    return jsonify(layout=hw.layout.describe(), seats=len(hw.rig.seats), seat_panels=[seat.panel for seat in hw.rig.seats],
+                   buttons=SEAT_BUTTONS, host=HOST)
 
 
 def _frame_event(frame, secret) -> str:
