@@ -108,6 +108,7 @@ MIGRATIONS = (
 
 SCHEMA_VERSION = len(MIGRATIONS)
 SETTINGS = ("brightness", "palette", "hints")
+CHOSEN_SETUP = "chosen_setup"  # a settings row: the id of the game last set up on the host's page
 
 
 class JournalError(CommandRejected):
@@ -335,7 +336,7 @@ class Journal:
             db.execute("UPDATE decisions SET reverted = 'damaged', reverted_at = ? WHERE game_id = ? AND ply > ?"
                        " AND reverted IS NULL", (self._clock(), game_id, kept))
 
-    def new_game(self, setup: Setup, game, credentials: Credentials) -> tuple:
+    def new_game(self, setup: Setup, game, credentials: Credentials, *, chosen: bool = False) -> tuple:
         """Called by the session as a game starts: (decisions so far, credentials).
 
         The decisions are (seat, notation, before, revealed). For the game
@@ -343,6 +344,7 @@ class Journal:
         credentials kept for it (``credentials`` only if those cannot be read);
         any other game is a new one: it is stored with its starting position
         and ``credentials``, and an unfinished game before it is marked stopped.
+        A game the host ``chosen`` on the setup page becomes the :meth:`last_setup`.
         """
         with self._lock:
             if self._resuming is not None and game is self._resuming.game:
@@ -356,6 +358,8 @@ class Journal:
             db.execute("UPDATE games SET status = 'stopped' WHERE status = 'running'")
             game_id = self._insert_game(db, setup, game.to_json(), "table", self._clock())
             db.execute("UPDATE games SET credentials = ? WHERE id = ?", (credentials.to_json(), game_id))
+            if chosen:
+                db.execute("INSERT OR REPLACE INTO settings(name, value) VALUES (?, ?)", (CHOSEN_SETUP, str(game_id)))
         self._game_id, self._ply = game_id, 0
         return [], credentials
 
@@ -431,6 +435,22 @@ class Journal:
             log.warning("%s", error)
             return
         self._saved_settings = snapshot.settings
+
+    def last_setup(self) -> Optional[Setup]:
+        """What the host's setup page starts from: the setup of the game last chosen there (it outlives
+        restarts and the games the command line starts), else of the newest game started at the
+        table; None when there is neither (or neither reads back)."""
+        with self._lock:
+            chosen = self._db.execute("SELECT value FROM settings WHERE name = ?", (CHOSEN_SETUP,)).fetchone()
+            newest = self._db.execute("SELECT id FROM games WHERE origin = 'table' ORDER BY id DESC LIMIT 1").fetchone()
+            for row in (chosen, newest):
+                known = row is not None and self._db.execute("SELECT 1 FROM games WHERE id = ?", row).fetchone()
+                if known:
+                    try:
+                        return self._setup(int(row[0]))
+                    except DamagedGame as error:
+                        log.warning("the last setup (game %s) cannot be read: %s", row[0], error)
+        return None
 
     # -- past games and records ------------------------------------------------
 

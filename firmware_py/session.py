@@ -434,7 +434,8 @@ class Session:
         elif isinstance(command, _Answer):
             self._answer(command)
         elif isinstance(command, NewGame):
-            self._start(command.setup, None, Credentials.fresh(() if command.host is None else (command.host,)))
+            hosts = () if command.host is None else (command.host,)
+            self._start(command.setup, None, Credentials.fresh(hosts), chosen=True)
         elif isinstance(command, Rematch):
             self._rematch()
         elif isinstance(command, ChangeSettings):
@@ -491,13 +492,14 @@ class Session:
 
     # -- game actions -----------------------------------------------------
 
-    def _start(self, setup: Setup, game, credentials=None):
-        """Play ``game`` (None: a new deal of ``setup``) with ``credentials`` (None: fresh ones, no host)."""
+    def _start(self, setup: Setup, game, credentials=None, chosen=False):
+        """Play ``game`` (None: a new deal of ``setup``) with ``credentials`` (None: fresh ones, no host);
+        ``chosen``: the host chose ``setup`` on the setup page."""
         game = game if game is not None else setup.new_game()
         credentials = credentials if credentials is not None else Credentials.fresh()
         # The journal stores a new game, or gives back the decisions and credentials of the game it resumed.
         if self._journal is not None:
-            restored, credentials = self._journal.new_game(setup, game, credentials)
+            restored, credentials = self._journal.new_game(setup, game, credentials, chosen=chosen)
         else:
             restored = ()
         self._thinker.cancel_all()

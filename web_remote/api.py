@@ -201,6 +201,20 @@ def _objective_order(objective):
     return OBJECTIVES.index(objective) if objective in OBJECTIVES else len(OBJECTIVES)
 
 
+@bp.get("/host/setup")
+@guards.host_required
+def host_last_setup():
+    """The setup the setup page starts from: the one the host chose last (kept in the journal, so it
+    outlives restarts), else the game on the table's."""
+    session = service().session
+    setup = (session.journal.last_setup() if session.journal is not None else None) or session.snapshot.setup
+    return jsonify(
+        game=setup.game,
+        seats=[{"name": seat.name, "kind": seat.kind, "level": seat.level} for seat in setup.seats],
+        flags={name: list(value) if isinstance(value, tuple) else value for name, value in setup.flags},
+    )
+
+
 @bp.post("/host/setup")
 @guards.host_required
 def host_setup():

@@ -9,7 +9,31 @@
     $("host-tools").hidden = false;
     const answer = await call("/api/host/join-code", { method: "GET", host: Remote.hostToken() });
     $("join-code-now").textContent = answer.join_code;
+    startFrom(await call("/api/host/setup", { method: "GET", host: Remote.hostToken() }));
     await listSeats();
+  }
+
+  // The form starts from the last setup (the table keeps it across restarts): game, seats, rules.
+  function startFrom(last) {
+    $("game").value = last.game;
+    chooseGame();
+    $("seat-count").value = String(last.seats.length);
+    last.seats.forEach((seat, index) => {
+      const row = document.querySelector(`.seat-row[data-seat="${index}"]`);
+      row.querySelector(".seat-name").value = seat.name;
+      row.querySelector(".seat-kind").value = seat.kind;
+      row.querySelector(".seat-level").value = seat.level;
+    });
+    const { stack_reveal: reveal, objectives, side } = last.flags;
+    if (reveal) $("stack-reveal").value = reveal;
+    if (side) $("side").value = side;
+    const named = Array.isArray(objectives) ? objectives : []; // absent or "random": drawn at random
+    $("objectives-mode").value = named.length ? "chosen" : "random";
+    document.querySelectorAll(".objective").forEach((select) => {
+      const chosen = named.find((name) => [...select.options].some((option) => option.value === name));
+      select.value = chosen || "";
+    });
+    showSeatRows();
   }
 
   async function listSeats() {
