@@ -21,6 +21,13 @@ def load(name: str) -> dict:
         return tomllib.load(handle)
 
 
+def areas(game: str) -> dict:
+    """The named areas of ``game``'s layout: {"centre": {name: (x, y, width, height)}, "seat": {...}}, in
+    the layout file's order; the seat's are the same on every seat panel."""
+    data = load(game)
+    return {part: {name: tuple(box) for name, box in data[part]["areas"].items()} for part in ("centre", "seat")}
+
+
 def for_game(game: str):
     """The layout module of ``game``."""
     return importlib.import_module(f"firmware_py.layouts.{game}")
