@@ -30,6 +30,11 @@ class Screen:
         self.out = io.StringIO()
         self.size = os.terminal_size((columns, lines))
 
+    def draw(self, layout):
+        """A TerminalSink on this terminal, and the LEDs that feed it."""
+        sink = TerminalSink(layout, self.out, size=lambda: self.size)
+        return sink, FrameBuffer(layout, sink)
+
     def last(self):
         """The lines of the last drawing (after the last cursor home)."""
         return self.out.getvalue().rsplit("\x1b[H", 1)[1].split("\n")
@@ -37,8 +42,7 @@ class Screen:
 
 def test_the_screen_is_redrawn_in_place_and_never_ends_in_a_newline(layout):
     terminal = Screen(64, 24)
-    sink = TerminalSink(layout, terminal.out, size=lambda: terminal.size)
-    leds = FrameBuffer(layout, sink)
+    sink, leds = terminal.draw(layout)
     leds.show()
     leds.show()
     text = terminal.out.getvalue()
@@ -53,8 +57,7 @@ def test_the_screen_is_redrawn_in_place_and_never_ends_in_a_newline(layout):
 
 def test_notes_stay_under_the_drawing_until_replaced_or_removed(layout):
     terminal = Screen(80, 40)
-    sink = TerminalSink(layout, terminal.out, size=lambda: terminal.size)
-    leds = FrameBuffer(layout, sink)
+    sink, leds = terminal.draw(layout)
     sink.note("code", "join code 111111")  # nothing is drawn before the first frame
     assert terminal.out.getvalue() == ""
     leds.show()
@@ -69,8 +72,7 @@ def test_notes_stay_under_the_drawing_until_replaced_or_removed(layout):
 
 def test_a_resized_terminal_is_drawn_again_in_the_form_that_fits(layout):
     terminal = Screen(120, 40)
-    sink = TerminalSink(layout, terminal.out, size=lambda: terminal.size)
-    leds = FrameBuffer(layout, sink)
+    sink, leds = terminal.draw(layout)
     leds.show()
     sink.refit()
     assert terminal.out.getvalue().count("\x1b[H") == 1  # same size: not drawn again
