@@ -75,6 +75,8 @@ def host_sets_up_a_duel(browser, remote):
     names = page.locator(".seat-name")
     names.nth(0).fill("Ada")
     names.nth(1).fill("Bo")
+    for seat in range(2):  # the form starts from the game on the table, played at the rig
+        page.locator(".seat-kind").nth(seat).select_option("phone")
     page.select_option("#stack-reveal", "each")
     old_game = remote.service.game_id
     page.tap("#start-button")

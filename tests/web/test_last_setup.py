@@ -137,7 +137,10 @@ def test_the_setup_page_shows_the_last_setup_preselected_and_starts_it_again(bro
         assert sorted(filter(None, shown)) == sorted(DUEL["flags"]["objectives"]), shown
         expect(page.locator("fieldset.rules[data-game='pavilion']")).to_be_hidden()
 
+        old_game = table.service.game_id
         page.click("#start-button")  # one tap plays the same setup again
+        expect(page.locator("#message")).to_be_visible()
+        assert table.service.game_id != old_game
         expect(page.locator("#message")).to_contain_text(table.service.join_code)
         setup = table.session.snapshot.setup
         assert setup.game == "duel" and [(s.name, s.kind, s.level) for s in setup.seats] == [

@@ -5,11 +5,11 @@
   const $ = (id) => document.getElementById(id);
 
   async function unlocked() {
-    $("login-form").hidden = true;
-    $("host-tools").hidden = false;
     const answer = await call("/api/host/join-code", { method: "GET", host: Remote.hostToken() });
     $("join-code-now").textContent = answer.join_code;
     startFrom(await call("/api/host/setup", { method: "GET", host: Remote.hostToken() }));
+    $("login-form").hidden = true;
+    $("host-tools").hidden = false; // shown once it holds the last setup, so nothing typed is overwritten
     await listSeats();
   }
 
