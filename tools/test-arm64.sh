@@ -45,6 +45,7 @@ unmount_all() {
     for (( i=${#mounted[@]}-1; i>=0; i-- )); do umount -l "${mounted[i]}" 2>/dev/null || true; done
 }
 trap unmount_all EXIT
+trap 'exit 130' INT TERM  # a stopped run unmounts too
 bind() { mkdir -p "$ROOT$1"; mount --bind "$1" "$ROOT$1"; mounted+=("$ROOT$1"); }
 
 in_root() {
