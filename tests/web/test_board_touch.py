@@ -72,16 +72,12 @@ def shown(page, version):
     expect(page.locator("body")).to_have_attribute("data-version", str(version))
 
 
-def part(page, seat, key):
-    """The board part (its first shape, of those not touched yet) or panel button with ``key`` that the
-    deciding ``seat`` may touch."""
-    button = page.locator(f'#controls [data-hit="{key}"]')
-    if button.count():
-        return button.first
-    mine = page.locator(f'#board [data-seat="{seat}"] [data-hit="{key}"]:not(.chosen)')
-    if mine.count():
-        return mine.first.locator("rect").first
-    return page.locator(f'#board .centre [data-hit="{key}"]').first.locator("rect").first
+def part(page, key):
+    """Where to touch ``key`` now: the first shape of a part with it that is outlined as a next step (on
+    a board, one not touched yet: the second chip of a face; only the deciding seat's parts are ever
+    outlined), or its panel button. Found in one query; a part that is no next step is not found."""
+    return page.locator(f'#board [data-seat] [data-hit="{key}"].legal:not(.chosen) rect, '
+                        f'#board .centre [data-hit="{key}"].legal rect, #controls [data-hit="{key}"]').first
 
 
 def touch_option(page, snapshot, notation):
@@ -91,9 +87,8 @@ def touch_option(page, snapshot, notation):
     index = snapshot.options.index(notation)
     keys = touches(page, snapshot, notation)
     for key in keys:
-        target = part(page, seat, key)
-        assert page.locator(f'[data-hit="{key}"].legal, #controls [data-hit="{key}"]').count(), key
-        target.tap(force=True)  # at the centre of the part's first shape: its own group's, whatever lies on top
+        # At the centre of the part's first shape (its own group's, whatever lies on top).
+        part(page, key).tap(force=True, timeout=10000)
     if snapshot.reversible[index] and keys:
         expect(page.locator("body")).not_to_have_attribute("data-version", str(snapshot.version))
         assert not page.locator("#confirm").is_visible()

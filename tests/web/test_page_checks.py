@@ -83,11 +83,14 @@ def seated(browser, remote, language, viewport):
 
 
 def visit(context, path):
+    """``path`` in a new page, once drawn: the live page with its state, the past games as served;
+    the join and settings pages, which fetch the state, once the network is quiet."""
     page = context.new_page()
     page.goto(path)
-    page.wait_for_load_state("networkidle")
     if path == "/":
-        page.wait_for_selector("#board svg")
+        page.wait_for_selector("body[data-version] #board svg")
+    elif not path.startswith("/history/"):
+        page.wait_for_load_state("networkidle")
     return page
 
 
