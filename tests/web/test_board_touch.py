@@ -197,7 +197,12 @@ def test_a_whole_duel_played_by_touching_the_board_then_the_host_taps_rematch(br
     host = remote.service.host_login(host_code(running.session), "test")
     pages[0].evaluate("token => sessionStorage.setItem('azul.host', token)", host)
     pages[0].reload()
+    pages[1].evaluate("() => sessionStorage.setItem('azul.host', 'a token of no game')")  # Bo's is no host's
+    with pages[1].expect_response("**/api/host/join-code") as checked:
+        pages[1].reload()
+    assert checked.value.status == 403
     expect(pages[0].locator("#rematch")).to_be_visible()
+    expect(pages[1].locator("#over")).to_be_visible()
     expect(pages[1].locator("#rematch")).to_be_hidden()
     finished = remote.service.game_id
     pages[0].locator("#rematch").tap()

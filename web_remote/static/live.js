@@ -168,9 +168,24 @@
     }
   }
 
+  // The rematch button is for the host of this game only: a stored host token is checked once a game.
+  let hostOf = { game_id: null, host: false };
+  function renderRematch() {
+    const token = Remote.hostToken();
+    if (payload.over && token && hostOf.game_id !== payload.game_id) {
+      hostOf = { game_id: payload.game_id, host: false };
+      call("/api/host/join-code", { method: "GET", host: token }).then((answer) => {
+        if (answer.game_id !== payload.game_id) return;
+        hostOf = { game_id: answer.game_id, host: true };
+        $("rematch").hidden = !payload.over;
+      }).catch(() => {});
+    }
+    $("rematch").hidden = !payload.over || !token || !(hostOf.game_id === payload.game_id && hostOf.host);
+  }
+
   function renderOver() {
     $("over").hidden = !payload.over;
-    $("rematch").hidden = !payload.over || !Remote.hostToken();
+    renderRematch();
     if (!payload.over) return;
     const names = payload.winners.map(seatName).join(", ");
     $("winners").textContent = payload.winners.length > 1 ? t("over.shared", { names }) : t("over.winner", { names });
