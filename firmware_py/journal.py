@@ -477,6 +477,11 @@ class Journal:
                                              None, (), decisions, undone, damaged=f"its list entry ({error})"))
         return summaries
 
+    def status(self, game_id: int) -> Optional[tuple]:
+        """(status, origin) of game ``game_id``: one row, for the pages that ask about one game; None if there is none."""
+        with self._lock:
+            return self._db.execute("SELECT status, origin FROM games WHERE id = ?", (game_id,)).fetchone()
+
     def undos(self, game_id: int) -> list:
         """Every decision taken back in a game: (ply, seat, notation, 'back' or 'undo', when)."""
         with self._lock:

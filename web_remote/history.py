@@ -80,7 +80,8 @@ def record_of(game_id: int) -> Record:
 
 def finished(game_id: int) -> bool:
     """Whether game ``game_id`` is over (only then may its hidden parts be shown)."""
-    return any(summary.id == game_id and summary.status == "finished" for summary in journal().games())
+    found = journal().status(game_id)
+    return found is not None and found[0] == "finished"
 
 
 def replay_ply(record: Record) -> int:

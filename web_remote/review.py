@@ -45,10 +45,10 @@ def _review(game_id: int):
     """
     record = history.record_of(game_id)
     journal = history.journal()
-    summary = next(summary for summary in journal.games() if summary.id == game_id)
-    if summary.status != "finished":
+    status, origin = journal.status(game_id)
+    if status != "finished":
         raise AccessDenied(409, "review.unfinished", n=game_id)
-    if summary.origin != "table":
+    if origin != "table":
         raise AccessDenied(409, "review.imported", n=game_id)
     positions = history.replayable(replay_positions, record)
     lang, game = language(), record.setup.game
