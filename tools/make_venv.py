@@ -129,10 +129,12 @@ def main(argv=None) -> int:
     commands.append([python, "-m", "pip", "install", "--quiet", *([] if args.service else ["-e"]), target])
     if args.service:
         commands.append([python, "-c", COMPILE_CATALOGUES, str(CATALOGUES)])
+    # make build compiles the core in place next; the editable install need not compile it too (setup.py).
+    environment = os.environ if args.service else {**os.environ, "AZUL_TABLE_CORE_IN_PLACE": "1"}
     for command in commands:
         print("  " + shlex.join(command), file=sys.stderr)
         if not args.dry_run:
-            subprocess.run(command, check=True)
+            subprocess.run(command, check=True, env=environment)
     return 0
 
 
