@@ -119,22 +119,24 @@ def main(argv=None) -> int:
     on_pi = machine.is_pi()
     print(f"azul-table setup: {model or 'not a Raspberry Pi'}, LED backend {backend}, Python {sys.version.split()[0]}, "
           f"extras {','.join(extras)}", file=sys.stderr)
-    commands = []
+    commands = []  # (extra environment, command)
     if not venv_fits(args.venv, on_pi):
         options = ["--clear"] + (["--system-site-packages"] if on_pi else [])
-        commands.append([sys.executable, "-m", "venv", *options, str(args.venv)])
+        commands.append(({}, [sys.executable, "-m", "venv", *options, str(args.venv)]))
     python = str(venv_python(args.venv))
-    commands.append([python, "-m", "pip", "install", "--quiet", "--upgrade", "pip", "setuptools>=77"])
+    commands.append(({}, [python, "-m", "pip", "install", "--quiet", "--upgrade", "pip", "setuptools>=77"]))
     target = f"{PROJECT}[{','.join(extras)}]" if extras else str(PROJECT)
-    commands.append([python, "-m", "pip", "install", "--quiet", *([] if args.service else ["-e"]), target])
     if args.service:
-        commands.append([python, "-c", COMPILE_CATALOGUES, str(CATALOGUES)])
-    # make build compiles the core in place next; the editable install need not compile it too (setup.py).
-    environment = os.environ if args.service else {**os.environ, "AZUL_TABLE_CORE_IN_PLACE": "1"}
-    for command in commands:
-        print("  " + shlex.join(command), file=sys.stderr)
+        commands.append(({}, [python, "-m", "pip", "install", "--quiet", target]))
+        commands.append(({}, [python, "-c", COMPILE_CATALOGUES, str(CATALOGUES)]))
+    else:  # make build compiles the core in place next, so the editable install leaves it out (setup.py)
+        commands.append(({"AZUL_TABLE_CORE_IN_PLACE": "1"},
+                         [python, "-m", "pip", "install", "--quiet", "-e", target]))
+    for settings, command in commands:
+        print("  " + shlex.join([*(f"{name}={value}" for name, value in settings.items()), *command]),
+              file=sys.stderr)
         if not args.dry_run:
-            subprocess.run(command, check=True, env=environment)
+            subprocess.run(command, check=True, env={**os.environ, **settings})
     return 0
 
 

@@ -49,7 +49,7 @@ def test_a_pc_gets_a_plain_venv_and_the_dev_extra(tmp_path, device_tree):
     assert code == 0
     assert "not a Raspberry Pi, LED backend simulator" in out and "extras dev\n" in out
     assert f"-m venv --clear {tmp_path / 'venv'}" in out
-    assert f"-e '{PROJECT}[dev]'" in out
+    assert f"AZUL_TABLE_CORE_IN_PLACE=1 {tmp_path / 'venv' / 'bin' / 'python'} -m pip install --quiet -e '{PROJECT}[dev]'" in out
 
 
 @pytest.mark.parametrize("model, extra", [(PI5, "pi5"), (PI4, "ws281x"), ("Raspberry Pi 3 Model B Plus Rev 1.3", "ws281x")])
@@ -74,6 +74,7 @@ def test_the_rig_file_and_the_environment_choose_the_backend(tmp_path, device_tr
 def test_a_service_venv_has_the_project_itself_without_test_tools(tmp_path, device_tree):
     code, out = plan(tmp_path, "--service", device_tree=device_tree(PI5))
     assert f"pip install --quiet '{PROJECT}[pi5{GPIO}]'" in out and "-e" not in out.split("pip install")[-1].split("\n")[0]
+    assert "AZUL_TABLE_CORE_IN_PLACE" not in out  # the service's own copy carries the compiled core
     assert f"write_mo(target, read_po(source))\n' {PROJECT / 'web_remote' / 'translations'}" in out  # the phone page's languages
 
 
@@ -131,3 +132,16 @@ def test_python_3_13_on_a_pi_with_debian_lgpio_gets_a_venv_that_sees_it(tool, mo
     err = capsys.readouterr().err
     assert f"-m venv --clear --system-site-packages {venv_dir}" in err
     assert f"'{PROJECT}[dev,pi5]'" in err  # lgpio comes from Debian, not from a pip extra
+
+
+@pytest.mark.parametrize("in_place", [False, True])
+def test_the_editable_install_leaves_the_core_to_make_build(in_place):
+    """make build compiles the core in place right after the editable install: compiling it there too doubles set-up."""
+    declared = subprocess.run(
+        [sys.executable, "-c", "import setuptools; from distutils.core import run_setup; "
+         "print(sorted(e.name for e in run_setup('setup.py', stop_after='init').ext_modules or []))"],
+        cwd=PROJECT, capture_output=True, text=True, check=True,
+        env={**os.environ, "AZUL_TABLE_CORE_IN_PLACE": "1" if in_place else "0"}).stdout.splitlines()[-1]
+    every_module = sorted(".".join(p.relative_to(PROJECT).with_suffix("").parts) for p in PROJECT.glob("core_ext/**/*.pyx"))
+    assert len(every_module) >= 7
+    assert declared == ("[]" if in_place else repr(every_module))
