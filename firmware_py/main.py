@@ -14,6 +14,7 @@ from firmware_py import games
 from firmware_py.console import Console
 from firmware_py.journal import DATA_VARIABLE, Journal, check_data_dir, data_dir
 from firmware_py.keyboard import HELP, KEYS, KeyboardButtons
+from firmware_py.players import check_levels
 from firmware_py.reviewer import Reviewer
 from firmware_py.session import AI_LEVELS, HOST_CODE_S, Seat, Session, Setup
 from firmware_py.table import Table, tell
@@ -131,7 +132,7 @@ def doctor(args, addons=()) -> int:
         print(f"FIX rig file: {error}")
         return 1
     print(f"ok  rig file: {rig.source}")
-    findings = check_machine(args, rig, addons)
+    findings = check_machine(args, rig, addons) + [check_levels()]
     for finding in findings:
         print(finding)
     return 0 if all(finding.ok for finding in findings) else 1

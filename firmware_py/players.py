@@ -6,9 +6,18 @@ command carrying that version, so an answer that arrives after the game moved
 on, or was replaced, is refused like any stale input. A new game cancels
 every search in progress.
 """
+import os
+import random
 import threading
+import time
+
+from firmware_py.games import GAMES
+from hardware.doctor import Finding
 
 HINT_LEVEL = "normal"
+TIMED_LEVEL = "hard"
+TIMED_DECISIONS = (0, 40, 80, 120)
+"""The decisions of a heuristic game at which the doctor times the hard level's search."""
 
 
 class Thinker:
@@ -51,3 +60,36 @@ class Thinker:
             for cancel in self._running.values():
                 cancel.set()
             self._running.clear()
+
+
+def check_levels(clock=time.perf_counter) -> Finding:
+    """The doctor's line on the computer players: the hard level's whole search timed on this machine.
+
+    A level is a number of iterations with a time cap; where the cap would cut
+    the search short, the level plays below its measured strength, so the rig
+    builder is told before a game night rather than by a weak opponent. The
+    slowest of a few positions of each game counts: the search stops early
+    where one option clearly leads, so one position would say little.
+    """
+    from core_ext import ai
+    from core_ext.ai.baselines import heuristic_move
+
+    level = ai.level_of(TIMED_LEVEL)
+    slowest = {}
+    for spec in GAMES.values():
+        game, rng = spec.new(spec.min_players, 0, {}), random.Random(0)
+        slowest[spec.title] = 0.0
+        for decision in range(TIMED_DECISIONS[-1] + 1):
+            if decision in TIMED_DECISIONS:
+                started = clock()
+                ai.choose(game, iterations=level.iterations, trees=level.trees, guided=level.guided, seed=decision)
+                slowest[spec.title] = max(slowest[spec.title], clock() - started)
+            game.push(heuristic_move(game, rng))
+    timings = " and ".join(f"{taken:.1f} s in {title}" for title, taken in slowest.items())
+    search = (f"the {TIMED_LEVEL} level's {level.iterations:,} iterations took at most {timings} "
+              f"on {os.cpu_count()} cores")
+    if max(slowest.values()) > level.seconds:
+        return Finding("computer players", False, (
+            f"{search}, over its {level.seconds:g} s cap, so it plays weaker here than docs/ai.md measures: "
+            "stop other work on this machine, or offer the normal level"))
+    return Finding("computer players", True, f"{search}, within its {level.seconds:g} s cap: full strength")

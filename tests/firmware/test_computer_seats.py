@@ -1,9 +1,10 @@
 """AI seats and hints at the table: the computer thinks off the session thread and plays only legal moves."""
 import functools
+import itertools
 import random
 
 from core_ext import ai, pavilion
-from firmware_py.players import Thinker
+from firmware_py.players import Thinker, check_levels
 import pytest
 
 from firmware_py.session import ChangeSettings, CommandRejected, Press, RequestHint, Seat, Session, Setup
@@ -95,3 +96,19 @@ def test_holding_ok_is_refused_while_hints_are_off():
         assert session.snapshot.hint is None and not session.snapshot.history
     finally:
         session.stop()
+
+
+def steady_clock(step):
+    """A clock that moves ``step`` seconds at every reading, so every timed search takes exactly ``step``."""
+    readings = itertools.count()
+    return lambda: next(readings) * step
+
+
+def test_the_doctor_times_the_hard_level_against_its_cap():
+    hard = ai.level_of("hard")
+    within = check_levels(clock=steady_clock(hard.seconds / 2))
+    assert within.ok and within.subject == "computer players"
+    assert f"2,400 iterations took at most {hard.seconds / 2:.1f} s in Azul Duel and {hard.seconds / 2:.1f} s in Azul: Summer Pavilion" in within.text
+    over = check_levels(clock=steady_clock(hard.seconds * 1.5))
+    assert not over.ok and f"over its {hard.seconds:g} s cap, so it plays weaker here" in over.text
+    assert str(over).startswith("FIX computer players: the hard level's")

@@ -25,7 +25,8 @@ def test_the_doctor_on_this_pc(tmp_path):
     result = azul_table("doctor", "--data", str(tmp_path / "data"), "--port", "0", env=clean_environment())
     assert result.returncode == 0, result.stdout
     subjects = [line.split(":")[0] for line in result.stdout.splitlines()]
-    assert subjects == ["ok  rig file", "ok  board", "ok  libraries", "ok  buttons", "ok  power", "ok  data directory", "ok  web port"]
+    assert subjects == ["ok  rig file", "ok  board", "ok  libraries", "ok  buttons", "ok  power", "ok  data directory", "ok  web port",
+                        "ok  computer players"]
     assert "LED backend simulator (rig file: auto): LEDs and buttons simulated" in result.stdout
     assert f"ok  data directory: {tmp_path / 'data'} (will be created), writable" in result.stdout
     assert not (tmp_path / "data").exists()
