@@ -129,8 +129,9 @@ def main(argv=None) -> int:
     if args.service:
         commands.append(({}, [python, "-m", "pip", "install", "--quiet", target]))
         commands.append(({}, [python, "-c", COMPILE_CATALOGUES, str(CATALOGUES)]))
-    else:  # make build compiles the core in place next, so the editable install leaves it out (setup.py)
-        commands.append(({"AZUL_TABLE_CORE_IN_PLACE": "1"},
+    else:  # make build compiles the core in place next, so the editable install leaves it out (setup.py);
+        # setuptools' warning about folders named like the package is about exactly this checkout, so it is muted
+        commands.append(({"PYTHONWARNINGS": "ignore:Editable installation", "AZUL_TABLE_CORE_IN_PLACE": "1"},
                          [python, "-m", "pip", "install", "--quiet", "-e", target]))
     for settings, command in commands:
         print("  " + shlex.join([*(f"{name}={value}" for name, value in settings.items()), *command]),
