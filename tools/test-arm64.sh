@@ -50,7 +50,7 @@ bind() { mkdir -p "$ROOT$1"; mount --bind "$1" "$ROOT$1"; mounted+=("$ROOT$1"); 
 
 in_root() {
     chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 \
-        PIP_CERT=/etc/ssl/certs/ca-certificates.crt \
+        PIP_CERT=/etc/ssl/certs/ca-certificates.crt PYTHONUNBUFFERED=1 \
         ${HYPOTHESIS_PROFILE:+HYPOTHESIS_PROFILE=$HYPOTHESIS_PROFILE} /bin/sh -c "cd $SRC && $1"
 }
 
