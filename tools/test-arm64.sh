@@ -5,7 +5,7 @@
 # `azul-table doctor` there under qemu-user emulation.
 #
 #   sudo apt install debootstrap qemu-user-static binfmt-support
-#   sudo nice -n 19 tools/test-arm64.sh            # whole suite, about an hour
+#   sudo nice -n 19 tools/test-arm64.sh            # whole suite: hours (docs/rig.md)
 #   sudo tools/test-arm64.sh -k core               # extra args go to pytest
 #
 # ARM64_ROOT (default /var/tmp/azul-arm64-trixie) keeps the root between runs;
