@@ -75,19 +75,25 @@ def check_levels(clock=time.perf_counter) -> Finding:
     from core_ext.ai.baselines import heuristic_move
 
     level = ai.level_of(TIMED_LEVEL)
-    slowest = {}
-    for spec in GAMES.values():
+
+    def seconds(game, seed):
+        started = clock()
+        ai.choose(game, iterations=level.iterations, trees=level.trees, guided=level.guided, seed=seed)
+        return clock() - started
+
+    def positions(spec):
+        """``(decision, game)`` at each of TIMED_DECISIONS of a game the heuristic plays."""
         game, rng = spec.new(spec.min_players, 0, {}), random.Random(0)
-        slowest[spec.title] = 0.0
         for decision in range(TIMED_DECISIONS[-1] + 1):
             if decision in TIMED_DECISIONS:
-                started = clock()
-                ai.choose(game, iterations=level.iterations, trees=level.trees, guided=level.guided, seed=decision)
-                slowest[spec.title] = max(slowest[spec.title], clock() - started)
+                yield decision, game
             game.push(heuristic_move(game, rng))
+
+    slowest = {spec.title: max(seconds(game, decision) for decision, game in positions(spec))
+               for spec in GAMES.values()}
     timings = " and ".join(f"{taken:.1f} s in {title}" for title, taken in slowest.items())
     search = (f"the {TIMED_LEVEL} level's {level.iterations:,} iterations took at most {timings} "
-              f"on {os.cpu_count()} cores")
+              f"on {os.cpu_count() or 1} cores")
     if max(slowest.values()) > level.seconds:
         return Finding("computer players", False, (
             f"{search}, over its {level.seconds:g} s cap, so it plays weaker here than docs/ai.md measures: "
