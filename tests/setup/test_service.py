@@ -121,8 +121,10 @@ def test_uninstall_reverses_install_and_keeps_the_journal(system, tmp_path):
 
 def test_install_needs_root_on_the_real_system(tmp_path):
     if subprocess.run(["id", "-u"], capture_output=True, text=True).stdout.strip() == "0":
-        result = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh", str(SERVICE), "install"],
-                                capture_output=True, text=True, cwd=tmp_path)
+        # As nobody, on standard input: a checkout under a private directory (mktemp -d) is not readable by nobody.
+        with SERVICE.open() as script:
+            result = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh", "-s", "install"],
+                                    stdin=script, capture_output=True, text=True, cwd=tmp_path)
     else:
         result = subprocess.run(["/bin/sh", str(SERVICE), "install"], capture_output=True, text=True)
     assert result.returncode == 1
