@@ -13,7 +13,8 @@ AZUL_TABLE = Path(sys.executable).with_name("azul-table")
 
 
 def azul_table(*args, env=None):
-    return subprocess.run([str(AZUL_TABLE), *args], capture_output=True, text=True, timeout=60, env=env)
+    """The command's result; the doctor times the computer players, which takes a minute or more under emulation."""
+    return subprocess.run([str(AZUL_TABLE), *args], capture_output=True, text=True, timeout=600, env=env)
 
 
 def clean_environment(**extra):
@@ -23,10 +24,12 @@ def clean_environment(**extra):
 @pytest.mark.skipif(Machine().is_pi(), reason="this is a Pi: the doctor checks real hardware here")
 def test_the_doctor_on_this_pc(tmp_path):
     result = azul_table("doctor", "--data", str(tmp_path / "data"), "--port", "0", env=clean_environment())
-    assert result.returncode == 0, result.stdout
-    subjects = [line.split(":")[0] for line in result.stdout.splitlines()]
-    assert subjects == ["ok  rig file", "ok  board", "ok  libraries", "ok  buttons", "ok  power", "ok  data directory", "ok  web port",
-                        "ok  computer players"]
+    *machine, players = [line.split(":")[0] for line in result.stdout.splitlines()]
+    assert machine == ["ok  rig file", "ok  board", "ok  libraries", "ok  buttons", "ok  power", "ok  data directory", "ok  web port"]
+    # Whether the hard level fits its cap depends on this machine's speed (its two outcomes are tested with
+    # a stepped clock in tests/firmware/test_computer_seats.py); the doctor's exit status follows that line.
+    assert players in ("ok  computer players", "FIX computer players")
+    assert result.returncode == (0 if players.startswith("ok") else 1), result.stdout
     assert "LED backend simulator (rig file: auto): LEDs and buttons simulated" in result.stdout
     assert f"ok  data directory: {tmp_path / 'data'} (will be created), writable" in result.stdout
     assert not (tmp_path / "data").exists()
