@@ -11,7 +11,10 @@
 # ARM64_ROOT (default /var/tmp/azul-arm64-trixie) keeps the root between runs;
 # ARM64_MIRROR picks the Debian mirror; ARM64_PACKAGES adds Debian packages
 # (for example chromium, for the browser tests, which otherwise are skipped);
-# HYPOTHESIS_PROFILE=quick shortens the property tests.
+# HYPOTHESIS_PROFILE=quick shortens the property tests; ARM64_JOBS (default:
+# every core) is how many pytest workers share the suite, a test file each;
+# ARM64_SLOWDOWN (default 30) stretches the tests' guards against a hang, since
+# the table starts and plays here tens of times slower than on a PC.
 # Times for each step are printed as `arm64.<step>: <seconds> s`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,7 +53,7 @@ bind() { mkdir -p "$ROOT$1"; mount --bind "$1" "$ROOT$1"; mounted+=("$ROOT$1"); 
 
 in_root() {
     chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 \
-        PIP_CERT=/etc/ssl/certs/ca-certificates.crt PYTHONUNBUFFERED=1 \
+        PIP_CERT=/etc/ssl/certs/ca-certificates.crt PYTHONUNBUFFERED=1 AZUL_TEST_SLOWDOWN=${ARM64_SLOWDOWN:-30} \
         ${HYPOTHESIS_PROFILE:+HYPOTHESIS_PROFILE=$HYPOTHESIS_PROFILE} /bin/sh -c "cd $SRC && $1"
 }
 
@@ -79,6 +82,9 @@ step core_build in_root 'make build'
 status=0
 # Under emulation a test runs up to ~70 times slower than natively (the AI's threaded searches most),
 # so the suite's per-test timeout of 600 s becomes ARM64_TEST_TIMEOUT (default 3 hours).
-step suite in_root "make test PYTEST_ARGS='-q -p no:cacheprovider --timeout=${ARM64_TEST_TIMEOUT:-10800} $*'" || status=$?
+# One emulated pytest uses one core; pytest-xdist runs ARM64_JOBS of them, each on whole files.
+jobs=${ARM64_JOBS:-$(nproc)}
+workers=$([ "$jobs" -gt 1 ] && echo "-n $jobs --dist loadfile" || true)
+step suite in_root "make test PYTEST_ARGS='-q -p no:cacheprovider --timeout=${ARM64_TEST_TIMEOUT:-10800} $workers $*'" || status=$?
 in_root '.venv/bin/azul-table doctor' || true
 exit $status

@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 
 import hardware
+from tests.patience import patient
 
 AZUL_TABLE = Path(sys.executable).with_name("azul-table")
 
@@ -23,13 +24,13 @@ def test_a_stop_signal_stops_the_table_and_darkens_the_leds(tmp_path, stop_signa
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + patient(30)
         while not png.exists() and time.monotonic() < deadline:
             time.sleep(0.05)
         assert png.exists(), "no frame was drawn"
         lit = Image.open(png).convert("L").getextrema()[1]
         process.send_signal(stop_signal)
-        _, err = process.communicate(timeout=30)
+        _, err = process.communicate(timeout=patient(30))
     finally:
         process.kill()
     assert process.returncode == 0, err
@@ -46,7 +47,7 @@ def test_bad_arguments_are_clear_errors(tmp_path):
     result = subprocess.run(
         [str(AZUL_TABLE), "--no-terminal", "--no-web", "--data", str(tmp_path), "--game", "duel",
          "--seats", "3"],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True, text=True, timeout=patient(60),
     )
     assert result.returncode == 2
     assert "Azul Duel is for 2-2 players, not 3" in result.stderr

@@ -23,6 +23,7 @@ from firmware_py.session import Play, Seat, Session, Setup
 from hardware.sinks import table_colours
 from hardware.terminal import display_width, panel_label, screen
 from tests.hardware.terminal_cells import cells, led_colours, plain
+from tests.patience import patient
 from web_remote import runner
 
 AZUL_TABLE = Path(sys.executable).with_name("azul-table")
@@ -120,7 +121,7 @@ def test_the_table_program_in_an_80_by_24_terminal_keeps_the_address_and_code_on
                 pass
 
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + patient(30)
         while time.monotonic() < deadline:
             read()
             last = output.decode(errors="replace").rsplit("\x1b[H", 1)[-1]
@@ -129,7 +130,7 @@ def test_the_table_program_in_an_80_by_24_terminal_keeps_the_address_and_code_on
         lines = screen_lines(output.decode(errors="replace"))
     finally:
         process.send_signal(signal.SIGTERM)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + patient(30)
         while process.poll() is None and time.monotonic() < deadline:
             read()  # the program must not block on a full terminal while it stops
         process.kill()

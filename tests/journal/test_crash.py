@@ -20,6 +20,7 @@ from pathlib import Path
 
 from firmware_py.journal import Journal
 from journal_games import AVAILABLE, random_line, random_setup
+from tests.patience import patient
 
 AZUL_TABLE = Path(sys.executable).with_name("azul-table")
 KILLS = 50  # in all, shared between the games whose rules cores are built
@@ -54,7 +55,7 @@ class TableProcess:
 
     def kill(self):
         self.process.send_signal(signal.SIGKILL)
-        self.process.wait(10)
+        self.process.wait(patient(10))
         self._reader.join(10)
         for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
             with contextlib.suppress(BrokenPipeError):
@@ -92,12 +93,12 @@ def play_through_kills(data, setup, kills, chooser):
     while True:
         table = TableProcess(data, setup)
         if chooser.random() < 0.2:
-            time.sleep(chooser.uniform(0.0, 0.6))  # somewhere in start-up and resuming
+            time.sleep(chooser.uniform(0.0, patient(0.6)))  # somewhere in start-up and resuming
         else:
-            assert table.ready.wait(30), "the table did not start"
+            assert table.ready.wait(patient(30)), "the table did not start"
             assert table.lines[0] == f"ready {played}", "the restarted table does not show the saved position"
             table.send(moves[played:])
-            time.sleep(chooser.uniform(0.0, 0.5))
+            time.sleep(chooser.uniform(0.0, patient(0.5)))
         table.kill()
         killed += 1
         played, finished = check_journal(data, moves, positions, table.acknowledged())
@@ -128,10 +129,10 @@ def finish_game(data, setup, played):
     """Play the rest of the game without kills; it must end exactly like the uninterrupted game."""
     moves, positions = random_line(setup, policy_seed=setup.seed)
     table = TableProcess(data, setup)
-    assert table.ready.wait(30)
+    assert table.ready.wait(patient(30))
     assert table.lines[0] == f"ready {played}"
     table.send(moves[played:] + ["quit"])
-    assert table.process.wait(60) == 0
+    assert table.process.wait(patient(60)) == 0
     table.kill()
     assert table.lines[-1] == "over " + " ".join(map(str, positions[-1].scores()))
     journal = Journal(data)

@@ -16,6 +16,7 @@ from firmware_py.session import (
     AnswerUndo, ChangeSettings, CommandRejected, NewGame, Play, RequestUndo, Session, Setup,
 )
 from journal_games import each_game, random_line, random_setup
+from tests.patience import patient
 
 AZUL_TABLE = Path(sys.executable).with_name("azul-table")
 
@@ -205,7 +206,7 @@ def read_only(paths):
 
 def run_table(directory, *args, stdin="show\n"):
     command = [str(AZUL_TABLE), "--console", "--no-terminal", "--no-web", "--data", str(directory), *args]
-    return subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=60)
+    return subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=patient(60))
 
 
 def test_a_read_only_data_directory_stops_the_table_with_a_clear_error(tmp_path):

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 
 from hardware.board import Machine
+from tests.patience import patient
 
 AZUL_TABLE = Path(sys.executable).with_name("azul-table")
 
 
 def azul_table(*args, env=None):
-    """The command's result; the doctor times the computer players, which takes a minute or more under emulation."""
-    return subprocess.run([str(AZUL_TABLE), *args], capture_output=True, text=True, timeout=600, env=env)
+    return subprocess.run([str(AZUL_TABLE), *args], capture_output=True, text=True, timeout=patient(60), env=env)
 
 
 def clean_environment(**extra):

@@ -17,6 +17,7 @@ import ifaddr
 import pytest
 import zeroconf
 
+from tests.patience import patient
 from web_remote import network, runner
 
 AZUL_TABLE = Path(sys.executable).with_name("azul-table")
@@ -64,7 +65,7 @@ def test_the_remote_lists_a_url_per_address_and_the_names_it_answers_to(service)
 
 
 def run(*command):
-    subprocess.run(command, check=True, capture_output=True, timeout=30)
+    subprocess.run(command, check=True, capture_output=True, timeout=patient(30))
 
 
 @pytest.fixture
@@ -114,7 +115,7 @@ def start_table(namespace_name, tmp_path, *options, until="phones join at"):
              "--data", str(tmp_path / "data"), "--game", "duel", "--seed", "3", *options],
             stdout=subprocess.DEVNULL, stderr=err_file,
         )
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + patient(30)
     while until not in err.read_text() and time.monotonic() < deadline:
         time.sleep(0.05)
     time.sleep(0.2)  # the QR code follows the URL lines
@@ -124,7 +125,7 @@ def start_table(namespace_name, tmp_path, *options, until="phones join at"):
 def stop(process):
     process.terminate()
     try:
-        process.wait(timeout=30)
+        process.wait(timeout=patient(30))
     finally:
         process.kill()
 
