@@ -1,4 +1,8 @@
-"""Test-wide settings: hypothesis profiles (the thorough one is the default), and journals closed."""
+"""Test-wide settings: hypothesis profiles (the thorough one is the default), and journals closed.
+
+HYPOTHESIS_PROFILE=quick (used under emulation) cuts the examples to a fifth; the random-game
+loops written without hypothesis count from ``settings().max_examples`` too, so they shrink with it.
+"""
 import os
 
 import pytest

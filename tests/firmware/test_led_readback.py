@@ -9,6 +9,7 @@ mark on (the reader looks through it).
 import random
 
 import pytest
+from hypothesis import settings
 
 import hardware
 from core_ext import duel, pavilion
@@ -19,7 +20,7 @@ from firmware_py.layouts import pavilion as layout
 from firmware_py.painter import Painter
 from firmware_py.session import Play, Seat, Session, Setup
 
-POSITIONS_PER_CASE = 250  # 3 seat counts x 2 sides: 1,500 positions
+POSITIONS_PER_CASE = settings().max_examples * 5 // 2  # with the default hypothesis profile 250: 1,500 positions in all
 CENTRE, SEAT, PANEL = layout.CENTRE, layout.SEAT, layout.PANEL
 HAND_SHOWN = 8  # LEDs per colour in a hand
 POOL_SHOWN = 2 * CENTRE["centre_pool_height"]

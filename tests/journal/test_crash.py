@@ -18,12 +18,14 @@ import threading
 import time
 from pathlib import Path
 
+from hypothesis import settings
+
 from firmware_py.journal import Journal
 from journal_games import AVAILABLE, random_line, random_setup
 from tests.patience import patient
 
 AZUL_TABLE = Path(sys.executable).with_name("azul-table")
-KILLS = 50  # in all, shared between the games whose rules cores are built
+KILLS = settings().max_examples // 2  # 50 in all with the default hypothesis profile, shared between the games
 
 
 class TableProcess:

@@ -2,13 +2,14 @@
 import json
 
 import pytest
+from hypothesis import settings
 
 from firmware_py.journal import Journal
 from firmware_py.records import Record, RecordError, position_snapshot, replay
 from firmware_py.session import Play, Session, Setup
 from journal_games import each_game, random_line, random_setup
 
-GAMES_PER_TYPE = 200
+GAMES_PER_TYPE = settings().max_examples * 2  # 200 with the default hypothesis profile
 
 
 @each_game

@@ -92,7 +92,7 @@ def test_no_generated_request_is_answered_with_a_5xx_and_a_refused_one_changes_n
     tokens = {"seat": service.join(service.join_code, 0, "fuzz"),
               "host": service.host_login(host_code(session), "fuzz")}
 
-    @settings(max_examples=1200, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @settings(max_examples=settings().max_examples * 12, deadline=None, suppress_health_check=list(HealthCheck), database=None)
     @given(requests(tokens))
     def one(request):
         method, path, headers, body = request
