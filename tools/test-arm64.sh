@@ -76,6 +76,11 @@ fi
 mkdir -p "$ROOT$SRC"
 git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -xf - -C "$ROOT$SRC"
 
+# A root made earlier gets the packages asked for now as well.
+if [ -n "${ARM64_PACKAGES:-}" ]; then
+    step packages in_root "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${ARM64_PACKAGES}"
+fi
+
 in_root 'uname -m; python3 --version; gcc --version | head -1'
 step venv in_root 'make .venv/.installed'
 step core_build in_root 'make build'

@@ -177,7 +177,7 @@
       call("/api/host/join-code", { method: "GET", host: token }).then((answer) => {
         if (answer.game_id !== payload.game_id) return;
         hostOf = { game_id: answer.game_id, host: true };
-        $("rematch").hidden = !payload.over;
+        renderRematch();
       }).catch(() => {});
     }
     $("rematch").hidden = !payload.over || !token || !(hostOf.game_id === payload.game_id && hostOf.host);
