@@ -173,6 +173,7 @@ class RunningServer:
     """A started server: ``port``, ``close()``."""
 
     def __init__(self, app, host: str, port: int):
+        from hypercorn.asyncio import serve
         from hypercorn.config import Config
 
         listener = socket.create_server((host, port), reuse_port=False, backlog=256)
@@ -186,21 +187,18 @@ class RunningServer:
         config.errorlog = log
         config.include_server_header = False
         self._config = config
+        self._serve = serve
         self._loop = asyncio.new_event_loop()
-        self._stop = None
-        self._ready = threading.Event()
+        # Made here, not on the thread, so that a close() that comes before the thread runs (a stop
+        # signal during start-up on a slow machine) still finds it; it binds to the loop when awaited.
+        self._stop = asyncio.Event()
         self._thread = threading.Thread(target=self._run, name="web", daemon=True)
         self._thread.start()
-        self._ready.wait(STOP_TIMEOUT_S)
 
     def _run(self):
-        from hypercorn.asyncio import serve
-
         asyncio.set_event_loop(self._loop)
-        self._stop = asyncio.Event()
-        self._ready.set()
         try:
-            self._loop.run_until_complete(serve(self.front, self._config, shutdown_trigger=self._stop.wait))
+            self._loop.run_until_complete(self._serve(self.front, self._config, shutdown_trigger=self._stop.wait))
         finally:
             self._loop.close()
 

@@ -10,6 +10,7 @@ from firmware_py.journal import Journal
 from firmware_py.players import Thinker
 from firmware_py.reviewer import Reviewer
 from firmware_py.session import Play, RequestUndo, Seat, Session, Setup
+from tests.patience import patient
 
 ADA_AND_THE_COMPUTER = Setup(game="duel", seats=(Seat(name="Ada"), Seat(kind="ai", name="Bo")), seed=3)
 TINY = {"iterations": 8, "samples": 2}  # the real review at a budget the suite can afford
@@ -26,7 +27,7 @@ def play_out(session):
         if snapshot.current_player == 0:
             session.call(Play(0, snapshot.options[-1]))
         else:
-            session.wait_for_change(snapshot.version, timeout=5.0)
+            session.wait_for_change(snapshot.version, timeout=patient(5))
 
 
 @pytest.fixture
@@ -49,7 +50,7 @@ def reviewed(journal, game_id):
 
 
 def wait_for(reviewer):
-    assert reviewer.idle.wait(60), "the review did not finish in time"
+    assert reviewer.idle.wait(patient(60)), "the review did not finish in time"
 
 
 def test_every_human_decision_of_a_finished_game_is_reviewed_and_the_computers_are_not(finished):

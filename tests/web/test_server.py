@@ -8,6 +8,7 @@ on the Wi-Fi), and raw sockets that send what no browser would.
 import http.client
 import json
 import socket
+import time
 
 import pytest
 
@@ -127,3 +128,24 @@ def test_a_body_that_does_not_arrive_in_time_is_answered_408(served, monkeypatch
 def test_a_foreign_host_name_is_refused_by_the_real_server_too(served):
     answer = raw(served[0].port, b"GET /api/state HTTP/1.1\r\nHost: rebind.attacker.example:8080\r\n\r\n")
     assert answer.startswith(b"HTTP/1.1 421") and b"error.bad_host" in answer
+
+
+def test_a_server_closed_before_its_thread_runs_stops_cleanly(monkeypatch):
+    """A stop signal can come while a slow machine is still starting the web thread (seen under emulation)."""
+    session = Session(Setup(game="duel", seats=(Seat(kind="phone"), Seat(kind="phone")), seed=3)).start()
+    service = RemoteService(session)
+    serve = server.RunningServer._run
+
+    def late(self):
+        time.sleep(server.STOP_TIMEOUT_S + 1)  # longer than the server ever waits for its thread
+        serve(self)
+
+    monkeypatch.setattr(server.RunningServer, "_run", late)
+    try:
+        remote = runner.start(service, host="127.0.0.1", port=0)
+        remote.close()
+        assert not remote.server._thread.is_alive()
+        with pytest.raises(ConnectionRefusedError):
+            socket.create_connection(("127.0.0.1", remote.port), timeout=5).close()
+    finally:
+        session.stop()
