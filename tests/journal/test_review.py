@@ -87,7 +87,7 @@ class Counting:
         self.calls.append(seed)
         if len(self.calls) == self.stop_at:
             threading.Thread(target=self.reviewer.close).start()
-            cancel.wait(5)
+            cancel.wait(patient(5))
         return Assessment(str(game.legal_moves()[0]), float(seed % 5))
 
 
@@ -96,7 +96,7 @@ def test_an_interrupted_review_resumes_after_a_restart_and_keeps_what_was_done(f
     first = Counting(stop_at=6)
     first.reviewer = reviewer = Reviewer(journal, assess=first)
     reviewer.start()
-    reviewer._thread.join(10)
+    reviewer._thread.join(patient(10))
     done_before = reviewed(journal, game_id)
     assert len(done_before) == 5 and not journal.review_complete(game_id)  # the sixth was dropped
     journal.close()

@@ -2,9 +2,11 @@
 over, and the table says goodbye when it stops. All of it on the loopback interface, asked with
 zeroconf's own resolver and browser; the names are random, so test runs side by side do not meet."""
 import errno
+import gc
 import random
 import socket
 import threading
+import warnings
 
 import pytest
 import zeroconf
@@ -37,12 +39,18 @@ class Listener(zeroconf.ServiceListener):
 @pytest.fixture(scope="module", autouse=True)
 def multicast():
     """mDNS needs the multicast socket options; qemu-user emulation (tools/test-arm64.sh) does not offer them."""
-    try:
-        network.new_zeroconf(["127.0.0.1"]).close()
-    except OSError as error:
-        if error.errno != errno.ENOPROTOOPT:
-            raise
-        pytest.skip(f"this machine's sockets refuse the multicast options mDNS needs ({error.strerror})")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ResourceWarning)  # zeroconf leaves the sockets of a failed start open
+        try:
+            network.new_zeroconf(["127.0.0.1"]).close()
+            refused = None
+        except OSError as error:
+            if error.errno != errno.ENOPROTOOPT:
+                raise
+            refused = error.strerror
+        gc.collect()
+    if refused:
+        pytest.skip(f"this machine's sockets refuse the multicast options mDNS needs ({refused})")
 
 
 @pytest.fixture
