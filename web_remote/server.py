@@ -26,6 +26,7 @@ import io
 import logging
 import socket
 import threading
+import time
 
 from a2wsgi.wsgi import build_environ
 
@@ -38,6 +39,7 @@ KEEP_ALIVE_S = 10.0  # an idle connection (or a request line and headers still a
 BODY_TIMEOUT_S = 10.0  # the whole body must arrive within this
 SEND_TIMEOUT_S = 10.0  # a client that does not take a chunk for this long is dropped
 STOP_TIMEOUT_S = 3.0
+REFUSED_LOG_INTERVAL_S = 60.0  # connections refused for want of descriptors are logged at most this often
 _TIMEOUT_BODY = b'{"error":"error.timeout","message":"The request body did not arrive in time."}'
 
 
@@ -70,43 +72,77 @@ class TableServer:
 
     async def _http(self, scope, receive, send):
         limit = guards.body_limit(self.app, scope["method"], scope["path"])
+        reading = _BodyReader(receive, limit)
         try:
-            body = await asyncio.wait_for(_read_body(scope, receive, limit), BODY_TIMEOUT_S)
+            body = await asyncio.wait_for(reading.read(scope), BODY_TIMEOUT_S)
         except (asyncio.TimeoutError, _Gone):
-            await _answer(send, 408, [(b"content-type", b"application/json")], _TIMEOUT_BODY)
+            body = None
+        # A body left unread (too large, too slow) must not hold the connection: hypercorn queues what
+        # still arrives for the app and, with nobody reading, would wait for ever. It is discarded
+        # until the answer has gone out, and the answer closes the connection.
+        draining = None if reading.ended else asyncio.ensure_future(_discard(receive))
+        try:
+            await self._respond(scope, body, reading.ended, send, receive)
+        except _Gone:
+            pass
+        finally:
+            if draining is not None:
+                draining.cancel()
+                await asyncio.gather(draining, return_exceptions=True)
+
+    async def _respond(self, scope, body, ended: bool, send, receive):
+        """Run the app on ``body`` (None: it did not arrive in time) and send its answer or stream."""
+        closing = [] if ended else [(b"connection", b"close")]
+        if body is None:
+            await _answer(send, 408, [(b"content-type", b"application/json"), *closing], _TIMEOUT_BODY)
             return
         environ = build_environ(_with_length(scope, body), io.BytesIO(body))
         environ[guards.ASYNC_STREAMS] = None
         loop = asyncio.get_running_loop()
         status, headers, chunks = await loop.run_in_executor(self.pool, _call_wsgi, self.app, environ)
         stream = environ[guards.ASYNC_STREAMS]
-        try:
-            if stream is None:
-                await _answer(send, status, headers, b"".join(chunks))
-            else:
-                headers = [(name, value) for name, value in headers if name != b"content-length"]
-                await _stream(stream, status, headers, receive, send)
-        except _Gone:
-            pass
+        if stream is None:
+            await _answer(send, status, headers + closing, b"".join(chunks))
+        else:
+            headers = [(name, value) for name, value in headers if name != b"content-length"]
+            await _stream(stream, status, headers, receive, send)
 
     def close(self):
         self.pool.shutdown(wait=False, cancel_futures=True)
 
 
-async def _read_body(scope, receive, limit: int) -> bytes:
-    """The request body, or its first ``limit + 1`` bytes: Flask then refuses it (413) without more."""
-    declared = dict(scope["headers"]).get(b"content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > limit):
-        return b""  # Flask answers 413 from the header alone
-    body = bytearray()
-    more = True
-    while more and len(body) <= limit:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            raise _Gone
-        body += message.get("body", b"")
-        more = message.get("more_body", False)
-    return bytes(body[: limit + 1])
+class _BodyReader:
+    """Reads a request body up to its route's limit; ``ended`` says whether the whole body was read."""
+
+    def __init__(self, receive, limit: int):
+        self._receive = receive
+        self._limit = limit
+        self.ended = False
+
+    async def read(self, scope) -> bytes:
+        """The body, or its first ``limit + 1`` bytes: Flask then refuses it (413) without more.
+
+        :raise _Gone: the client left.
+        """
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self._limit):
+            return b""  # Flask answers 413 from the header alone
+        body = bytearray()
+        while len(body) <= self._limit:
+            message = await self._receive()
+            if message["type"] == "http.disconnect":
+                raise _Gone
+            body += message.get("body", b"")
+            if not message.get("more_body", False):
+                self.ended = True
+                break
+        return bytes(body[: self._limit + 1])
+
+
+async def _discard(receive):
+    """Take and drop what the client still sends, until it or the server ends the connection."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
 
 
 def _with_length(scope, body: bytes):
@@ -154,12 +190,8 @@ async def _stream(stream: guards.EventStream, status, headers, receive, send):
             await _send(send, {"type": "http.response.body", "body": text.encode(), "more_body": True})
         await _send(send, {"type": "http.response.body", "body": b""})
 
-    async def departure():
-        while (await receive())["type"] != "http.disconnect":
-            pass
-
     sending = asyncio.ensure_future(pump())
-    leaving = asyncio.ensure_future(departure())
+    leaving = asyncio.ensure_future(_discard(receive))
     try:
         await asyncio.wait((sending, leaving), return_when=asyncio.FIRST_COMPLETED)
     finally:
@@ -167,6 +199,34 @@ async def _stream(stream: guards.EventStream, status, headers, receive, send):
             task.cancel()
         await asyncio.gather(sending, leaving, return_exceptions=True)
         await stream.close()
+
+
+class RefusedAccepts:
+    """The loop's exception handler: a connection refused for want of descriptors, logged once per interval.
+
+    asyncio reports every failed ``accept()`` with a traceback, and under a
+    flood of connections that is hundreds a second; one line a minute with the
+    count says the same. Everything else goes to the loop's default handler.
+    """
+
+    MESSAGE = "socket.accept() out of system resource"
+
+    def __init__(self, interval: float = REFUSED_LOG_INTERVAL_S, clock=time.monotonic):
+        self.interval = interval
+        self._clock = clock
+        self._logged = float("-inf")
+        self._refused = 0
+
+    def __call__(self, loop, context):
+        if context.get("message") != self.MESSAGE:
+            loop.default_exception_handler(context)
+            return
+        self._refused += 1
+        now = self._clock()
+        if now - self._logged >= self.interval:
+            log.warning("%d connection(s) refused: %s (the open-file limit, `ulimit -n`, is reached)",
+                        self._refused, context.get("exception"))
+            self._logged, self._refused = now, 0
 
 
 class RunningServer:
@@ -197,6 +257,7 @@ class RunningServer:
 
     def _run(self):
         asyncio.set_event_loop(self._loop)
+        self._loop.set_exception_handler(RefusedAccepts())
         try:
             self._loop.run_until_complete(self._serve(self.front, self._config, shutdown_trigger=self._stop.wait))
         finally:
