@@ -10,7 +10,7 @@ maintainers) holds every connection:
   memory and is closed after ``KEEP_ALIVE_S``;
 - a request body is read on the loop, at most its route's limit
   (``guards.body_limit``) and within ``BODY_TIMEOUT_S``, before a thread
-  sees it;
+  sees it; a request answered without its whole body closes its connection;
 - the Flask app then runs on a small pool of ``WORKERS`` threads, its answer
   sent back on the loop (a client that stops reading is dropped after
   ``SEND_TIMEOUT_S``);
