@@ -204,7 +204,7 @@ class Journal:
 
     def _open(self) -> sqlite3.Connection:
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
+            self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         except OSError as error:
             raise JournalError(f"cannot create the data directory {self.directory}: {error.strerror}") from None
         try:
@@ -219,6 +219,7 @@ class Journal:
     def _connect(self) -> sqlite3.Connection:
         """Open, check, migrate and prove writable; raises :class:`_Unreadable` or :class:`JournalError`."""
         db = None
+        self._make_private()
         try:
             db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
             if db.execute("PRAGMA journal_mode=WAL").fetchone()[0].lower() != "wal":
@@ -243,6 +244,19 @@ class Journal:
             if db is not None:
                 db.close()
             raise
+
+    def _make_private(self):
+        """The journal's files readable by the table's user alone (SQLite gives its WAL files the database's mode).
+
+        They hold the hidden state of a game in progress (the bag, face-down
+        plates) and the digests of the seats' and hosts' credentials. Where the
+        files cannot be made or changed, SQLite's own error says why.
+        """
+        with contextlib.suppress(OSError):
+            os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
+        for suffix in ("", "-wal", "-shm"):
+            with contextlib.suppress(OSError):
+                os.chmod(f"{self.path}{suffix}", 0o600)
 
     def _migrate(self, db):
         version = db.execute("PRAGMA user_version").fetchone()[0]

@@ -104,6 +104,24 @@ def test_settings_survive_a_restart(tmp_path):
     assert Session(Setup(), **kept).snapshot.settings == (("brightness", 0.4), ("hints", False), ("palette", "colour-blind"))
 
 
+def test_the_journal_and_its_write_ahead_files_are_readable_by_the_table_alone(tmp_path):
+    directory = tmp_path / "data"
+    session = Session(Setup(seed=4), journal=Journal(directory))
+    play(session, session.snapshot.options[:1])
+    session.stop()
+    assert directory.stat().st_mode & 0o777 == 0o700
+    files = [path for path in directory.iterdir() if path.name.startswith(DATABASE_NAME)]
+    assert {path.name for path in files} >= {DATABASE_NAME, DATABASE_NAME + "-wal"}
+    assert all(path.stat().st_mode & 0o777 == 0o600 for path in files)
+
+
+def test_a_journal_left_readable_by_an_earlier_version_is_made_private(tmp_path):
+    Journal(tmp_path).close()
+    (tmp_path / DATABASE_NAME).chmod(0o644)
+    Journal(tmp_path).close()
+    assert (tmp_path / DATABASE_NAME).stat().st_mode & 0o777 == 0o600
+
+
 def test_the_data_directory_comes_from_the_option_then_the_environment(monkeypatch, tmp_path):
     monkeypatch.setenv(journal_module.DATA_VARIABLE, str(tmp_path / "env"))
     assert data_dir(str(tmp_path / "opt")) == tmp_path / "opt"

@@ -13,6 +13,7 @@ import time
 import pytest
 
 import hardware
+from firmware_py import jsonlimits
 from firmware_py.display import TableDisplay
 from firmware_py.journal import Journal
 from firmware_py.session import Play, Seat, Session, Setup
@@ -297,6 +298,25 @@ def test_deeply_nested_json_is_refused_on_every_json_route(client, session, phon
     answer = client.post(path, data=DEEP, headers=headers)
     assert answer.status_code in (400, 404), answer.json  # 404: this table has no journal, or no simulator
     assert answer.json["message"] and unchanged(session, before)
+
+
+LONE_SURROGATES = ['{"code": "\\udfff"}', '{"code": "\\ud800"}', '{"\\udc00": 1}', '{"name": ["ok", "\\ud83d"]}']
+
+
+@pytest.mark.parametrize("path", JSON_ROUTES)
+@pytest.mark.parametrize("body", LONE_SURROGATES)
+def test_a_lone_surrogate_in_a_string_is_refused_on_every_json_route(client, session, phones, path, body):
+    phones.join(0)
+    headers = {"Content-Type": "application/json", "X-Seat-Token": phones.tokens[0],
+               "X-Host-Token": phones.host_token()}
+    before = session.snapshot
+    answer = client.post(path, data=body, headers=headers)
+    assert answer.status_code in (400, 404), answer.json  # 404: this table has no journal, or no simulator
+    assert answer.json["message"] and unchanged(session, before)
+
+
+def test_a_surrogate_pair_escape_is_text_and_is_accepted():
+    assert jsonlimits.loads('{"name": "\\ud83d\\ude00"}') == {"name": "\U0001f600"}
 
 
 def test_a_body_larger_than_its_route_takes_is_refused_before_it_is_read(client, session):
