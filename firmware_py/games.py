@@ -16,6 +16,7 @@ class GameSpec:
     turn_starts: tuple  # pending kinds that begin a turn; other kinds continue the turn in progress
     public: Callable = dict  # to_dict() -> what every player may see (phones get only this)
     progress: Callable = lambda game: ()  # game -> ((objective, points per seat), ...) toward the final scoring
+    hidden_plates: Callable = lambda state: frozenset()  # to_dict() -> the plates whose fronts nobody has seen
 
     @property
     def module(self):
@@ -49,6 +50,14 @@ def _duel_uncovered(state):
         state["drawn_revealed"],
         tuple(factory["chip_revealed"] for factory in state["small_factories"]),
     )
+
+
+def _duel_hidden_plates(state):
+    """Unseen stack plates, and drawn plates while their backs are up: an event naming one would show its front."""
+    unseen = {plate for plate, seen in zip(state["stack"], state["stack_seen"]) if not seen}
+    if not state["drawn_revealed"]:
+        unseen.update(state["drawn"])
+    return frozenset(unseen)
 
 
 def _pavilion_uncovered(state):
@@ -134,7 +143,7 @@ GAMES = {
     "duel": GameSpec("duel", "Azul Duel", 2, 2,
                      {"stack_reveal": ("end", "each"), "objectives": _duel_objective_choices()},
                      _duel_uncovered, ("setup", "action"), _duel_public,
-                     lambda game: tuple(game.objective_progress())),
+                     lambda game: tuple(game.objective_progress()), _duel_hidden_plates),
     "pavilion": GameSpec("pavilion", "Azul: Summer Pavilion", 2, 4, {"side": ("coloured", "monochrome")},
                          _pavilion_uncovered, ("draft", "place"), _pavilion_public),
 }

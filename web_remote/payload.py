@@ -26,6 +26,8 @@ def build(snapshot, language: str) -> dict:
     t = functools.partial(i18n.translate, language)
     first = max(0, len(snapshot.history) - HISTORY_SHOWN)
     names = [seat.name or t("seat.default", n=index + 1) for index, seat in enumerate(setup.seats)]
+    last = last_events(snapshot.last_events, game, snapshot.state)
+    previews = [preview_events(events, game, snapshot.state) for events in snapshot.previews]
     return {
         "version": snapshot.version,
         "game_id": snapshot.credentials.key,
@@ -57,12 +59,11 @@ def build(snapshot, language: str) -> dict:
         ],
         "last": None if not snapshot.history else {
             "seat": snapshot.history[-1][0], "notation": snapshot.history[-1][1],
-            "events": list(snapshot.last_events),
-            "words": i18n.decision_words(language, game, snapshot.last_events, names)},
+            "events": last, "words": i18n.decision_words(language, game, last, names)},
         "options": [{"notation": option, "label": i18n.option_label(language, game, option),
-                     "preview": i18n.decision_words(language, game, _public(events), names),
-                     "events": _public(events), "reversible": reversible}
-                    for option, events, reversible in zip(snapshot.options, snapshot.previews, snapshot.reversible)],
+                     "preview": i18n.decision_words(language, game, events, names),
+                     "events": events, "reversible": reversible}
+                    for option, events, reversible in zip(snapshot.options, previews, snapshot.reversible)],
         "objectives": [{"label": t(f"objective.{name}"), "points": list(points)}
                        for name, points in snapshot.progress],
         "over": snapshot.over,
@@ -105,9 +106,21 @@ PREVIEW_HIDDEN = frozenset(("chip_revealed", "display_refilled"))
 """Events a preview leaves out: they would show a face-down chip or an unseen stack plate."""
 
 
-def _public(preview):
-    """The events of an option's preview that show nothing hidden."""
-    return [event for event in preview if event["event"] not in PREVIEW_HIDDEN]
+def _visible(events, game: str, state, hidden) -> list:
+    """``events`` without those of the kinds ``hidden`` and without any that names a plate whose front
+    nobody has seen in ``state`` (a drawn plate kept or returned while its back is up)."""
+    unseen = games.spec(game).hidden_plates(state)
+    return [event for event in events if event["event"] not in hidden and event.get("plate") not in unseen]
+
+
+def preview_events(events, game: str, state) -> list:
+    """What an option's preview may show, ``state`` being the position before it (``to_dict()``)."""
+    return _visible(events, game, state, PREVIEW_HIDDEN)
+
+
+def last_events(events, game: str, state) -> list:
+    """What the last decision's events may show, ``state`` being the position after it (``to_dict()``)."""
+    return _visible(events, game, state, frozenset())
 
 
 class PayloadCache:
