@@ -49,7 +49,14 @@ class Credentials:
 
     def renewed(self) -> "Credentials":
         """For the next game of the same players (a rematch): a new key and join code, the same seats and hosts."""
-        return dataclasses.replace(self, key=secrets.token_hex(8), join_code=new_code(JOIN_CODE_DIGITS))
+        return dataclasses.replace(self.with_new_join_code(), key=secrets.token_hex(8))
+
+    def with_new_join_code(self) -> "Credentials":
+        """The same game, seats and hosts with a join code other than this one."""
+        code = self.join_code
+        while code == self.join_code:
+            code = new_code(JOIN_CODE_DIGITS)
+        return dataclasses.replace(self, join_code=code)
 
     def holder(self, seat: int):
         """The digest of the token holding ``seat``, or None."""

@@ -28,7 +28,9 @@ SEAT_KINDS = ("rig", "phone", "ai")
 MAX_NAME = 24  # characters of a player's name: the setup page's limit, and a record's
 AI_LEVELS = ("easy", "normal", "hard")
 UNDO_REQUEST_S = 60.0  # an unanswered undo request lapses after this
-HOST_CODE_S = 600.0  # a host code shown at the rig works for this long
+HOST_CODE_S = 600.0  # a host code shown at the rig works (once) for this long
+JOIN_GUESSES_PER_CODE = 10  # wrong join codes a code takes before the table draws a new one...
+JOIN_CODE_MIN_S = 90.0  # ...but a code lives this long at least, for a player to read and type it
 
 
 class CommandRejected(ValueError):
@@ -36,9 +38,19 @@ class CommandRejected(ValueError):
 
 
 class WrongCode(CommandRejected):
-    """A join or host code that does not match (not flashed on the LEDs: guesses are no one's input)."""
+    """A join or host code that does not match (not flashed on the LEDs: guesses are no one's input).
+
+    ``counts``: the code was judged against a live one, so it counts as a guess.
+    """
 
     quiet = True
+    counts = True
+
+
+class NoHostCode(WrongCode):
+    """A host code sent while none is live: there was nothing to guess, so it costs the sender nothing."""
+
+    counts = False
 
 
 class NotAllowed(CommandRejected):
@@ -470,6 +482,7 @@ class Session:
 
     def _join(self, join: Join):
         if not same_code(join.code, self._credentials.join_code):
+            self._count_wrong_join_code()
             raise WrongCode("wrong join code")
         seat = join.seat
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.setup.seats):
@@ -480,10 +493,30 @@ class Session:
             raise CommandRejected(f"{self.setup.name_of(seat)}'s seat is already taken")
         self._keep_credentials(self._credentials.with_seat(seat, join.credential))
 
+    def _count_wrong_join_code(self):
+        """Once wrong join codes pile up, draw a new code, so guesses against the old one are worth nothing.
+
+        The phones on seats keep them (their tokens are not the code); the
+        new code is published like any change, and the table shows it.
+        """
+        self._join_guesses += 1
+        if self._join_guesses < JOIN_GUESSES_PER_CODE or self._clock() - self._join_code_drawn < JOIN_CODE_MIN_S:
+            return
+        try:
+            self._keep_credentials(self._credentials.with_new_join_code())
+        except CommandRejected as error:  # the journal cannot keep it: the old code stays, tried again next time
+            log.warning("no new join code: %s", error)
+            return
+        self._join_code_drawn, self._join_guesses = self._clock(), 0
+
     def _host_login(self, login: HostLogin):
-        if self._host_code is None or self._clock() >= self._host_code[1] or not same_code(login.code, self._host_code[0]):
+        """A live host code makes the phone a host, once; the code is used up."""
+        if self._host_code is None or self._clock() >= self._host_code[1]:
+            raise NoHostCode("wrong host code")
+        if not same_code(login.code, self._host_code[0]):
             raise WrongCode("wrong host code")
         self._keep_credentials(self._credentials.with_host(login.credential))
+        self._host_code, self._host_code_shown = None, False
 
     def _release(self, seat):
         if not isinstance(seat, int) or not 0 <= seat < len(self.setup.seats):
@@ -506,6 +539,7 @@ class Session:
         self.setup = setup
         self.game = game
         self._credentials = credentials
+        self._join_code_drawn, self._join_guesses = self._clock(), 0
         self._resumed = False
         self._game_serial = next(self._serial)
         self._decisions = [_Decision(*decision) for decision in restored]

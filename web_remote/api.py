@@ -120,8 +120,8 @@ def step_back():
 @bp.post("/undo")
 @guards.seat_required
 def request_undo():
-    """Ask to take back the last decision (whoever made it must agree)."""
-    return jsonify(version=_command(RequestUndo(g.seat, g.credential)))
+    """Ask to take back the last decision (whoever made it must agree); limited for each phone, as answers are."""
+    return jsonify(version=service().undo(RequestUndo(g.seat, g.credential)))
 
 
 @bp.post("/undo/answer")
@@ -129,7 +129,7 @@ def request_undo():
 def answer_undo():
     """Allow or refuse the open undo request: ``{accept}``."""
     accept = field(json_body(), "accept", bool)
-    return jsonify(version=_command(AnswerUndo(g.seat, accept, g.credential)))
+    return jsonify(version=service().undo(AnswerUndo(g.seat, accept, g.credential)))
 
 
 @bp.get("/hint")

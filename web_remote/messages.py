@@ -135,11 +135,12 @@ MESSAGES = {
                                 "(start the table with --simulator-network to open it to the network)."),
     "error.stale": N_("The game moved on since this screen was drawn: choose again."),
     "error.timeout": N_("The table did not answer in time; try again."),
+    "error.too_many_undos": N_("Too many undo requests from this phone: try again in {seconds} s."),
     "error.too_large": N_("The request is too large."),
     "error.undo_open": N_("An undo request is already open."),
     "error.undo_revealed": N_("The last decision revealed hidden tiles or plates: it cannot be undone."),
     "error.wrong_host_code": N_("Wrong or expired host code."),
-    "error.wrong_join_code": N_("Wrong join code."),
+    "error.wrong_join_code": N_("Wrong join code: read it again on the table (it changes after many wrong guesses)."),
 
     "event.duel.plate_taken": N_("{name} took the dome plate at display position {position}"),
     "event.duel.plate_drawn": N_("{name} drew a plate from the stack"),

@@ -6,10 +6,12 @@ credentials themselves (the join code, the seats' and hosts' token digests)
 belong to the game and live in the session, which checks every phone's
 command against them on its own thread: see
 :mod:`firmware_py.credentials`. What this service adds is the guessing limit
-in front of the join and host codes.
+in front of the join and host codes, and a limit on each phone's undo
+requests.
 """
 import asyncio
 import concurrent.futures
+import ipaddress
 import threading
 import time
 from typing import Callable, Optional
@@ -22,11 +24,10 @@ from firmware_py.session import (
 )
 
 COMMAND_TIMEOUT_S = 10.0
-GUESS_LIMITS = {
-    # Wrong codes, counted per kind of code in moving windows: one phone, and everyone together.
-    "per_address": limits.parse("5/minute"),
-    "everyone": (limits.parse("10/minute"), limits.parse("100/hour")),
-}
+GUESS_LIMITS = (limits.parse("5/minute"), limits.parse("10/hour"))
+"""Wrong codes of one kind (join or host) that one guesser may send: while a window is spent it is refused."""
+UNDO_LIMIT = limits.parse("6/minute")
+"""Undo requests and answers of one seat's phone: each one redraws the table and reaches every phone."""
 
 
 def _resolve(future):
@@ -44,32 +45,60 @@ class AccessDenied(Exception):
         self.fields = fields
 
 
-class GuessLimit:
-    """Wrong join and host codes: at most 5 a minute from one address and 10 a minute, 100 an hour from all.
+def guesser(address: str) -> str:
+    """Whose guesses a client address makes: the address itself, or for IPv6 its /64 network, any
+    address of which one device on the Wi-Fi can take."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 6:
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+    return str(ip)
 
-    Only wrong codes count, and while a window is spent even the right code
-    is refused, so the limit bounds the guesses an attacker gets, however
-    many addresses they use. The counting windows come from ``limits``.
+
+def _seconds_to_wait(limiter, window, *keys) -> int:
+    """Whole seconds until ``window`` of ``keys`` frees a place (at least 1)."""
+    reset, _ = limiter.get_window_stats(window, *keys)
+    return max(1, int(reset - time.time()) + 1)
+
+
+class GuessLimit:
+    """Wrong join and host codes, counted for each guesser alone: see GUESS_LIMITS.
+
+    Only a guesser's own wrong codes can refuse it, so nobody's guesses keep a
+    phone at the table out; what bounds an attacker is the guesses each of
+    their addresses gets, and the join code the table draws anew once guesses
+    pile up (see the session). Testing the windows, judging the code and
+    counting a wrong one are one step under one lock, so concurrent guesses
+    cannot all pass the test before the first of them is counted. The
+    windows are moving windows of ``limits``.
     """
 
     def __init__(self):
         self._limiter = limits.strategies.MovingWindowRateLimiter(limits.storage.MemoryStorage())
+        self._lock = threading.Lock()
 
-    def _windows(self, kind: str, client: str):
-        yield GUESS_LIMITS["per_address"], (kind, "address", client)
-        for window in GUESS_LIMITS["everyone"]:
-            yield window, (kind, "everyone")
+    def judge(self, kind: str, client: str, attempt: Callable[[], object]):
+        """``attempt()``, which sends a code to the session, if ``client`` may guess now; counts the
+        :class:`WrongCode` it raises when that code was judged against a live one.
 
-    def check(self, kind: str, client: str):
-        """:raise AccessDenied: 429 with the seconds to wait while a window is spent."""
-        for window, keys in self._windows(kind, client):
-            if not self._limiter.test(window, *keys):
-                reset, _ = self._limiter.get_window_stats(window, *keys)
-                raise AccessDenied(429, "error.locked_out", seconds=max(1, int(reset - time.time()) + 1))
-
-    def wrong(self, kind: str, client: str):
-        for window, keys in self._windows(kind, client):
-            self._limiter.hit(window, *keys)
+        :raise AccessDenied: 429 with the seconds to wait while a window is spent.
+        """
+        keys = (kind, guesser(client))
+        with self._lock:
+            for window in GUESS_LIMITS:
+                if not self._limiter.test(window, *keys):
+                    raise AccessDenied(429, "error.locked_out", seconds=_seconds_to_wait(self._limiter, window, *keys))
+            try:
+                return attempt()
+            except WrongCode as wrong:
+                if wrong.counts:
+                    for window in GUESS_LIMITS:
+                        self._limiter.hit(window, *keys)
+                raise
 
 
 class RemoteService:
@@ -77,7 +106,7 @@ class RemoteService:
 
     ``hardware`` is the simulated rig when there is one (it enables the
     simulator page); ``language`` is the table's default language;
-    ``on_credentials(service)`` is called when a game with a new join code starts.
+    ``on_credentials(service)`` is called when a game starts and whenever its join code changes.
     """
 
     def __init__(self, session: Session, *, hardware=None, language: str = "en",
@@ -90,6 +119,7 @@ class RemoteService:
         self._waiters = set()  # (loop, future) of every event stream waiting for a change
         self._closing = False
         self._guesses = GuessLimit()
+        self._undos = limits.strategies.MovingWindowRateLimiter(limits.storage.MemoryStorage())
         self._snapshot = session.snapshot
         self._announced = None
         session.subscribe(self._session_changed)
@@ -102,8 +132,9 @@ class RemoteService:
             self._snapshot = snapshot
             self._changed.notify_all()
             self._wake_streams()
-        if self._on_credentials is not None and snapshot.credentials.key != self._announced:
-            self._announced = snapshot.credentials.key
+        shown = (snapshot.credentials.key, snapshot.credentials.join_code)
+        if self._on_credentials is not None and shown != self._announced:
+            self._announced = shown
             self._on_credentials(self)
 
     def current(self):
@@ -175,12 +206,20 @@ class RemoteService:
 
     def _with_code(self, kind: str, client: str, command):
         """Run a command that carries a code, behind the guessing limit."""
-        self._guesses.check(kind, client)
         try:
-            self.command(command)
+            self._guesses.judge(kind, client, lambda: self.command(command))
         except WrongCode:
-            self._guesses.wrong(kind, client)
             raise AccessDenied(403, f"error.wrong_{kind}_code") from None
+
+    def undo(self, command):
+        """Send a phone's undo request or answer (``command`` carries its token's digest): the new version.
+
+        :raise AccessDenied: 429 beyond UNDO_LIMIT for that phone; see :meth:`command`.
+        """
+        if not self._undos.hit(UNDO_LIMIT, "undo", command.credential):
+            raise AccessDenied(429, "error.too_many_undos",
+                               seconds=_seconds_to_wait(self._undos, UNDO_LIMIT, "undo", command.credential))
+        return self.command(command)
 
     def join(self, code, seat, client: str) -> str:
         """Give a phone the free phone seat ``seat``: returns its token.

@@ -30,19 +30,30 @@ def test_the_host_code_is_on_the_leds_only_after_asking_at_the_rig(table_driver)
     assert driver.snapshot.host_code is None and read_text(driver, "centre", 0, 9, 8) != code
 
 
-def test_a_host_code_works_for_ten_minutes_and_a_join_code_never_does():
+def test_a_host_code_works_once_for_ten_minutes_and_a_join_code_never_does():
     clock = Clock()
     session = Session(Setup(game="duel", seats=(Seat(kind="phone"), Seat(kind="phone")), seed=3), clock=clock)
+
+    def ask():
+        """A new host code from the rig; the menu is closed again after."""
+        open_host_code(lambda seat, button, hold=False: session.apply(Press(seat, button, "hold" if hold else "press")))
+        code = session.snapshot.host_code
+        session.apply(Press(None, "HOST", "hold"))
+        return code
+
     with pytest.raises(WrongCode):
         session.apply(HostLogin(session.snapshot.credentials.join_code, digest("a")))
-    open_host_code(lambda seat, button, hold=False: session.apply(Press(seat, button, "hold" if hold else "press")))
-    code = session.snapshot.host_code
+    code = ask()
     clock.now += HOST_CODE_S - 1
     session.apply(HostLogin(code, digest("a")))
     assert session.snapshot.credentials.is_host(digest("a"))
-    clock.now += 1
-    with pytest.raises(WrongCode):
+    with pytest.raises(WrongCode):  # used up
         session.apply(HostLogin(code, digest("b")))
+    code = ask()
+    clock.now += HOST_CODE_S
+    with pytest.raises(WrongCode):  # expired
+        session.apply(HostLogin(code, digest("b")))
+    assert not session.snapshot.credentials.is_host(digest("b"))
 
 
 def test_the_terminal_prints_a_host_code_only_when_it_is_asked_for(capsys):

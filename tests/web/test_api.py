@@ -103,23 +103,23 @@ def test_seats_played_at_the_rig_cannot_be_joined(session, service):
 
 
 def test_repeated_wrong_codes_lock_the_client_out(client, service):
-    for _ in range(GUESS_LIMITS["per_address"].amount):
+    for _ in range(GUESS_LIMITS[0].amount):
         assert client.post("/api/join", json={"code": "wrong", "seat": 0}).status_code == 403
     locked = client.post("/api/join", json={"code": service.join_code, "seat": 0})
     assert locked.status_code == 429 and locked.json["error"] == "error.locked_out"
     assert not service.current().credentials.taken
 
 
-def test_guesses_from_many_addresses_meet_one_limit_for_everyone(client, service):
-    """Issue 11, finding 8: 1,000 guesses from 200 addresses got through and the right code then worked."""
+def test_guesses_from_many_addresses_leave_a_phone_at_the_table_free_to_join(client, service):
+    """Each address meets its own limit, and nobody else's guesses refuse a phone (see test_lockout.py)."""
     answers = [client.post("/api/join", json={"code": f"{guess:06d}", "seat": 0},
                            environ_base={"REMOTE_ADDR": f"127.0.0.{guess % 200 + 1}"}).status_code
-               for guess in range(1000) if f"{guess:06d}" != service.join_code]
-    assert answers.count(403) == GUESS_LIMITS["everyone"][0].amount
+               for guess in range(1200) if f"{guess:06d}" != service.join_code]
+    assert answers.count(403) == 200 * GUESS_LIMITS[0].amount
     assert set(answers) == {403, 429}
     late = client.post("/api/join", json={"code": service.join_code, "seat": 0},
                        environ_base={"REMOTE_ADDR": "127.0.9.9"})
-    assert late.status_code == 429 and not service.current().credentials.taken
+    assert late.status_code == 201
     host = client.post("/api/host/login", json={"code": host_code(service.session)})
     assert host.status_code == 200  # the host code has a budget of its own
 

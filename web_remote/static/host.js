@@ -3,10 +3,18 @@
 (() => {
   const { t, show, call, element } = Remote;
   const $ = (id) => document.getElementById(id);
+  const JOIN_CODE_MS = 10000; // the table draws a new join code when wrong ones pile up: shown here within this
+  let joinCodeTimer = null;
 
-  async function unlocked() {
+  async function showJoinCode() {
     const answer = await call("/api/host/join-code", { method: "GET", host: Remote.hostToken() });
     $("join-code-now").textContent = answer.join_code;
+  }
+
+  async function unlocked() {
+    await showJoinCode();
+    clearInterval(joinCodeTimer);
+    joinCodeTimer = setInterval(() => showJoinCode().catch(() => {}), JOIN_CODE_MS);
     startFrom(await call("/api/host/setup", { method: "GET", host: Remote.hostToken() }));
     $("login-form").hidden = true;
     $("host-tools").hidden = false; // shown once it holds the last setup, so nothing typed is overwritten
