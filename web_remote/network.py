@@ -17,7 +17,7 @@ MAX_LABEL = 63
 _LABEL = re.compile(r"[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?")
 SERVICE_TYPE = "_http._tcp.local."  # what DNS-SD browsers list as web pages
 NAME_TRIES = 20  # NAME, NAME-2 ... NAME-20
-LOOKUP_MS = 600  # how long to wait for another machine to answer to a name
+LOOKUP_MS = 2000  # how long to wait for another machine to answer to a name (a just-started responder misses the first answers)
 CLOSE_TIMEOUT_S = 5.0
 BUSY_TRIES = 3  # asks for one name when zeroconf reports that the machine kept it from answering
 

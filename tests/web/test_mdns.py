@@ -53,6 +53,38 @@ def multicast():
         pytest.skip(f"this machine's sockets refuse the multicast options mDNS needs ({refused})")
 
 
+PROBES = 3
+
+
+def _a_fresh_responder_hears(name) -> bool:
+    second = network.new_zeroconf(["127.0.0.1"])
+    try:
+        return zeroconf.AddressResolver(f"{name}.local.").request(second, network.LOOKUP_MS)
+    finally:
+        second.close()
+
+
+@pytest.fixture(scope="module")
+def answers_between_instances(multicast):
+    """Skip unless a second mDNS responder on this machine hears the first one answer for its name.
+
+    The tests of a taken name run two responders on the loopback interface: one claims a name and
+    the other must hear it answer. Some machines (and some VMs' loopback) never carry those answers
+    from one responder to another, though each alone works; there the tests cannot tell anything.
+    The probe is the very lookup a table just started makes before it claims a name, tried a few times.
+    """
+    name = f"azul-probe-{random.randrange(16**8):08x}"
+    first = network.Advertisement(name, 8120, ["127.0.0.1"])
+    try:
+        assert first.wait(WAIT_S), "no name was claimed"
+        heard = any(_a_fresh_responder_hears(name) for _ in range(PROBES))
+    finally:
+        first.close()
+    if not heard:
+        pytest.skip(f"on this machine one mDNS responder on the loopback interface does not hear another answer "
+                    f"for its name ({PROBES} lookups of {network.LOOKUP_MS} ms): the tests of taken names need it")
+
+
 @pytest.fixture
 def phone():
     """A zeroconf instance on the loopback interface, asking as a phone would."""
@@ -104,7 +136,7 @@ def test_the_name_resolves_to_the_table_and_its_service_is_the_join_page(phone, 
     assert info.parsed_addresses() == ["127.0.0.1"] and info.properties[b"path"] == b"/join"
 
 
-def test_a_second_table_of_the_same_name_takes_the_next_one(phone, name, advertise):
+def test_a_second_table_of_the_same_name_takes_the_next_one(answers_between_instances, phone, name, advertise):
     first = advertise(name, 8123)
     second = advertise(name, 8124)
     assert (first.name, second.name) == (name, f"{name}-2")
@@ -112,7 +144,7 @@ def test_a_second_table_of_the_same_name_takes_the_next_one(phone, name, adverti
     assert info.server == f"{name}-2.local." and info.port == 8124
 
 
-def test_a_name_another_machine_answers_to_is_passed_over(phone, name, advertise):
+def test_a_name_another_machine_answers_to_is_passed_over(answers_between_instances, phone, name, advertise):
     # another machine called NAME.local, offering something else (here ssh), not a join page
     other = zeroconf.ServiceInfo("_ssh._tcp.local.", f"{name}._ssh._tcp.local.", port=22,
                                  addresses=[socket.inet_aton("127.0.0.1")], server=f"{name}.local.")
@@ -120,7 +152,7 @@ def test_a_name_another_machine_answers_to_is_passed_over(phone, name, advertise
     assert advertise(name).name == f"{name}-2"
 
 
-def test_a_long_name_keeps_its_numbered_form_a_dns_label(name, advertise):
+def test_a_long_name_keeps_its_numbered_form_a_dns_label(answers_between_instances, name, advertise):
     long_name = (name + "-" + "x" * 63)[:63]
     advertise(long_name)
     second = advertise(long_name)
