@@ -385,17 +385,22 @@ class Session:
             self._handle(command, future)
 
     def _until_deadline(self):
-        """Seconds until the open undo request lapses (None: nothing to wait for)."""
-        if self._undo_request is None:
+        """Seconds until the open undo request lapses or a new join code is due (None: nothing to wait for)."""
+        deadlines = []
+        if self._undo_request is not None:
+            deadlines.append(self._undo_request.expires)
+        if self._join_guesses >= JOIN_GUESSES_PER_CODE:
+            deadlines.append(self._join_code_drawn + JOIN_CODE_MIN_S)
+        if not deadlines:
             return None
-        return min(1.0, max(0.0, self._undo_request.expires - self._clock()))
+        return min(1.0, max(0.0, min(deadlines) - self._clock()))
 
     def _expire(self) -> bool:
-        """Drop an undo request whose time is up; True if one was dropped."""
-        if self._undo_request is not None and self._clock() >= self._undo_request.expires:
+        """Drop an undo request whose time is up, draw a join code that is due; True if either happened."""
+        lapsed = self._undo_request is not None and self._clock() >= self._undo_request.expires
+        if lapsed:
             self._undo_request = None
-            return True
-        return False
+        return self._renew_join_code_when_due() or lapsed
 
     def _handle(self, command, future):
         """Apply one command; a refusal flashes on the seat and fails the command's future."""
@@ -494,20 +499,26 @@ class Session:
         self._keep_credentials(self._credentials.with_seat(seat, join.credential))
 
     def _count_wrong_join_code(self):
-        """Once wrong join codes pile up, draw a new code, so guesses against the old one are worth nothing.
+        self._join_guesses += 1
+        self._renew_join_code_when_due()
+
+    def _renew_join_code_when_due(self) -> bool:
+        """Once wrong join codes pile up, draw a new code (when the last has lived JOIN_CODE_MIN_S), so
+        guesses against the old one are worth nothing; True if it was drawn.
 
         The phones on seats keep them (their tokens are not the code); the
         new code is published like any change, and the table shows it.
         """
-        self._join_guesses += 1
         if self._join_guesses < JOIN_GUESSES_PER_CODE or self._clock() - self._join_code_drawn < JOIN_CODE_MIN_S:
-            return
+            return False
         try:
             self._keep_credentials(self._credentials.with_new_join_code())
-        except CommandRejected as error:  # the journal cannot keep it: the old code stays, tried again next time
+        except CommandRejected as error:  # the journal cannot keep it: the old code stays for another while
             log.warning("no new join code: %s", error)
-            return
+            self._join_code_drawn = self._clock()
+            return False
         self._join_code_drawn, self._join_guesses = self._clock(), 0
+        return True
 
     def _host_login(self, login: HostLogin):
         """A live host code makes the phone a host, once; the code is used up."""
