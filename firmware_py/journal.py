@@ -27,7 +27,7 @@ from typing import Optional
 
 from firmware_py import games
 from firmware_py.credentials import Credentials
-from firmware_py.records import Record, RecordError, replay
+from firmware_py.records import Record, RecordError, replay, with_start
 from firmware_py.session import CommandRejected, Seat, Setup
 from hardware.doctor import Finding
 
@@ -523,7 +523,7 @@ class Journal:
             record = Record(setup=setup, start=start, moves=moves,
                             final_scores=tuple(json.loads(scores)) if scores else None,
                             winners=tuple(json.loads(winners)) if winners else (), started=started, finished=finished)
-            replay(record)
+            record = with_start(record, replay(record)[0])  # also a start kept whole by earlier versions
         except (RecordError, ValueError, TypeError) as error:
             raise DamagedGame(f"game {game_id} cannot be replayed: {error}") from None
         return record
@@ -537,7 +537,7 @@ class Journal:
             raise RecordError("the record's moves finish the game but it gives no final scores")
         started = record.started or self._clock()
         with self._write("import the record") as db:
-            game_id = self._insert_game(db, record.setup, record.start, "import", started)
+            game_id = self._insert_game(db, record.setup, positions[0].to_json(), "import", started)
             db.executemany(
                 "INSERT INTO decisions(game_id, ply, seat, notation, revealed, state, decided_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",

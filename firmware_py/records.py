@@ -42,8 +42,8 @@ class Record:
     started: Optional[str] = None  # ISO 8601 times, UTC
     finished: Optional[str] = None
 
-    def to_json(self, indent=2) -> str:
-        """The record file's text (docs/notation.md, "Game records")."""
+    def to_json(self) -> str:
+        """The record file's text (docs/notation.md, "Game records"), compact: its size follows the game's."""
         return json.dumps({
             "format": FORMAT,
             "version": VERSION,
@@ -57,14 +57,26 @@ class Record:
             "winners": list(self.winners),
             "started": self.started,
             "finished": self.finished,
-        }, indent=indent)
+        }, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text) -> "Record":
-        """Read a record file and replay it to check it; raises :class:`RecordError`."""
+        """Read a record file and replay it to check it; raises :class:`RecordError`.
+
+        Only what the record format and the rules core know is kept: the start
+        position is the one the core read, written by the core again.
+        """
         record = _parse(text)
-        replay(record)
-        return record
+        return with_start(record, replay(record)[0])
+
+
+def with_start(record: Record, start) -> Record:
+    """``record`` whose start position is the core's own text of ``start`` (its replayed first position).
+
+    A saved game's envelope may hold keys the core never reads; written again,
+    only the position itself is left, so nothing else is kept or handed out.
+    """
+    return dataclasses.replace(record, start=start.to_json())
 
 
 def replay(record: Record) -> list:
@@ -118,16 +130,22 @@ def _flag_value(value):
 def position_snapshot(record: Record, ply: int, *, brightness=1.0, palette="standard") -> Snapshot:
     """The table as it stood after move ``ply`` of ``record``, as the session showed it (LEDs, pages).
 
-    The moves are played through a session of their own, so the snapshot is
-    built by the same code as a live game's.
+    The snapshot is built by the same code as a live game's: a session of its
+    own plays the last of the moves. The moves before it are played on the
+    bare game: a session works out every option's preview after each move,
+    in a long game a hundred times the work of the moves themselves.
     """
     if not 0 <= ply <= len(record.moves):
         raise RecordError(f"the game has moves 0-{len(record.moves)}, not {ply}")
-    session = Session(record.setup, game=games.spec(record.setup.game).from_json(record.start),
-                      brightness=brightness, palette=palette)
-    for notation in record.moves[:ply]:
-        session.apply(Play(session.snapshot.current_player, notation))
-    return session.snapshot
+    game = games.spec(record.setup.game).from_json(record.start)
+    history = []
+    for notation in record.moves[:max(0, ply - 1)]:
+        history.append((game.current_player, notation))
+        game.push(notation)
+    session = Session(record.setup, game=game, brightness=brightness, palette=palette)
+    if ply:
+        session.apply(Play(session.snapshot.current_player, record.moves[ply - 1]))
+    return dataclasses.replace(session.snapshot, history=tuple(history) + session.snapshot.history)
 
 
 # Reading ------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """The past-games pages: list, records, replays on the phone and the LEDs, languages, actions only for the host."""
 import json
 import re
+import time
 
 import pytest
 from markupsafe import escape
@@ -11,6 +12,7 @@ from firmware_py.journal import Journal
 from firmware_py.records import position_snapshot
 from firmware_py.session import NewGame, Play, Seat, Session, Setup
 from web_remote import create_app, history, i18n
+from tests.patience import patient
 from tests.web.conftest import host_code
 from web_remote.service import RemoteService
 
@@ -161,6 +163,24 @@ def test_an_oversized_upload_is_refused_before_it_is_read(table, host):
     assert response.status_code == 413
     assert response.json["message"] == i18n.translate("sv", "history.too_large", mb=2)
     assert len(journal.games()) == 1
+
+
+def test_a_record_padded_with_megabytes_costs_its_pages_no_more_than_the_game_it_holds(table, host):
+    client, session, journal, _ = table
+    finish(session)
+    doc = json.loads(record_text(client))
+    doc["start"]["padding"] = [[[[[[[[[[[[[0] * 420] * 2] * 2] * 2] * 2] * 2] * 2] * 2] * 2] * 2] * 2] * 2]
+    padded = json.dumps(doc, separators=(",", ":"))
+    assert len(padded) > 1_500_000
+    assert client.post("/history/import", json={"record": padded}, headers=host).status_code == 201
+    for path in ("/history/2", "/history/2?ply=10", "/history/2.json", "/history/2/table.png",
+                 "/history/2/table.png?ply=10"):
+        started = time.perf_counter()
+        response = client.get(path)
+        took = time.perf_counter() - started
+        assert response.status_code == 200 and b"padding" not in response.data, path
+        assert took < patient(0.5), f"{path} took {took:.2f} s"
+    assert len(client.get("/history/2.json").data) < 2 * len(client.get("/history/1.json").data) < 40_000
 
 
 def test_the_replay_steps_through_the_moves_with_a_picture_of_the_table(table):
