@@ -11,16 +11,25 @@ its own stream; a GET of the state), 95th percentile, while 200 other event
 streams from 50 loopback addresses (127.0.0.2-51) stay open and read, and
 100 idle sockets that send nothing are held open (reopened when the server
 closes them).
+
+``web.move_to_event_ms_N_picture_clients``: the same seated phone's move
+reaching its stream (95th percentile) while N clients in a process of their
+own fetch LED pictures and replay pages in a loop, of a finished game and of
+the live one; ``web.pictures_and_replays_per_s_N_clients``: how many of those
+they got answered meanwhile.
 """
 import asyncio
 import http.client
+import itertools
 import json
 import multiprocessing
 import statistics
+import tempfile
 import threading
 import time
 
-from firmware_py.session import Seat, Session, Setup
+from firmware_py.journal import Journal
+from firmware_py.session import NewGame, Play, Seat, Session, Setup
 from web_remote import runner
 from web_remote.service import RemoteService
 
@@ -29,6 +38,8 @@ MOVES = 60
 CROWD_STREAMS = 200
 CROWD_ADDRESSES = 50
 IDLE_SOCKETS = 100
+FLOOD_CLIENTS = (0, 16, 64)
+FLOOD_MOVES = 40
 
 
 class Stream:
@@ -173,6 +184,124 @@ def p95(values):
     return statistics.quantiles(values, n=20)[-1]
 
 
+class Flood:
+    """Clients that fetch public pages in a loop (each on a connection of its own, the next of ``paths``
+    every time), in a process of their own like the crowd; ``answers()`` counts what they got, by status."""
+
+    def __init__(self, port: int, clients: int, paths: list):
+        context = multiprocessing.get_context("spawn")
+        self._ready, self._stop = context.Event(), context.Event()
+        self._counts = context.Array("l", 600)  # answers by status code
+        self._process = context.Process(target=_flood, args=(port, clients, paths, self._counts, self._ready,
+                                                             self._stop), daemon=True)
+        self._process.start()
+        if not self._ready.wait(60):
+            self.close()
+            raise RuntimeError("the flood's clients got no answer")
+
+    def answers(self) -> dict:
+        """{status: answers so far}."""
+        return {status: count for status, count in enumerate(self._counts[:]) if count}
+
+    def close(self):
+        self._stop.set()
+        self._process.join(10)
+        if self._process.is_alive():
+            self._process.terminate()
+
+
+def _flood(port, clients, paths, counts, ready, stop):
+    asyncio.run(_fetch(port, clients, paths, counts, ready, stop))
+
+
+async def _fetch(port, clients, paths, counts, ready, stop):
+    answered = set()
+
+    async def client(number):
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        try:
+            for turn in itertools.count(number):
+                request = f"GET {paths[turn % len(paths)]} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                writer.write(request.encode())
+                head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").lower()
+                length = int(head.split("content-length: ", 1)[1].split("\r\n", 1)[0])
+                await reader.readexactly(length)
+                counts[int(head.split(" ", 2)[1])] += 1
+                answered.add(number)
+                if "connection: close" in head:
+                    writer.close()
+                    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        finally:
+            writer.close()
+
+    tasks = [asyncio.ensure_future(client(n)) for n in range(clients)]
+    while len(answered) < clients:
+        await asyncio.sleep(0.05)
+        failed = [task for task in tasks if task.done()]
+        if failed:
+            failed[0].result()
+    ready.set()
+    while not stop.is_set():
+        await asyncio.sleep(0.1)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def flood_paths(moves: int) -> list:
+    """What the flood fetches: pictures and replay pages of the finished game 1 at plies spread over its
+    moves (so a cache of recent answers does not hold them all), and of the live game 2 as it stands."""
+    paths = []
+    for ply in range(0, moves + 1, 5):
+        paths += [f"/history/1/table.png?ply={ply}", f"/history/1?ply={ply}"]
+    return paths + ["/history/2/table.png", "/history/2"]
+
+
+def measure_flood(clients: int, moves: int = FLOOD_MOVES):
+    """(p95 of move to event ms, flood answers by status, flood answers per second): a seated phone's
+    moves, each waited for on its own event stream, while ``clients`` fetch pictures and replays."""
+    with tempfile.TemporaryDirectory() as data:
+        journal = Journal(data)
+        session = Session(Setup(game="duel", seed=13), journal=journal)
+        while not session.snapshot.over:
+            session.apply(Play(session.snapshot.current_player, session.snapshot.options[-1]))
+        finished_moves = len(session.snapshot.history)
+        session.start()
+        session.call(NewGame(Setup(game="duel", seats=(Seat(kind="phone"), Seat(kind="phone")), seed=3)))
+        service = RemoteService(session)
+        remote = runner.start(service, host="127.0.0.1", port=0)
+        tokens = [service.join(service.join_code, seat, "bench") for seat in (0, 1)]
+        flood = Flood(remote.port, clients, flood_paths(finished_moves)) if clients else None
+        own = Stream(remote.port)
+        connection = http.client.HTTPConnection("127.0.0.1", remote.port, timeout=60)
+        try:
+            own.wait_for(session.snapshot.version)
+            before, started = flood.answers() if flood else {}, time.perf_counter()
+            move_ms = []
+            for _ in range(moves):
+                snapshot = session.snapshot
+                start = time.perf_counter()
+                status, answer = post(connection, "/api/move", {"option": snapshot.options[-1]},
+                                      tokens[snapshot.current_player])
+                if status != 200:
+                    raise RuntimeError(f"move refused: {answer}")
+                if not own.wait_for(answer["version"], timeout=60):
+                    raise RuntimeError("the phone's stream missed a move")
+                move_ms.append(1000 * (time.perf_counter() - start))
+            took = time.perf_counter() - started
+            after = flood.answers() if flood else {}
+            served = {status: after[status] - before.get(status, 0) for status in after}
+            return p95(move_ms), served, sum(served.values()) / took
+        finally:
+            connection.close()
+            own.close()
+            if flood is not None:
+                flood.close()
+            remote.close()
+            session.stop()
+            journal.close()
+
+
 def run():
     move_ms, state_ms = measure()
     yield "web.move_to_event_ms", move_ms, "ms"
@@ -180,3 +309,8 @@ def run():
     move_ms, state_ms = measure(1, (CROWD_STREAMS, CROWD_ADDRESSES, IDLE_SOCKETS), p95)
     yield "web.move_to_event_ms_200_streams", move_ms, "ms"
     yield "web.state_ms_200_streams", state_ms, "ms"
+    for clients in FLOOD_CLIENTS:
+        move_ms, _, per_second = measure_flood(clients)
+        yield f"web.move_to_event_ms_{clients}_picture_clients", move_ms, "ms"
+        if clients:
+            yield f"web.pictures_and_replays_per_s_{clients}_clients", per_second, "answers/s"

@@ -160,13 +160,34 @@ def accepts_body(max_bytes: int):
     return decorator
 
 
-def body_limit(app, method: str, path: str) -> int:
-    """The body limit of the route ``method path`` would reach (MAX_BODY_BYTES for unknown routes)."""
+def renders(view):
+    """A view decorator: this route draws, replays or reads past games, work that grows with what it shows.
+
+    The table's server runs such routes on a small pool of threads of their
+    own (see :func:`renders_route`), so however many are asked for at once,
+    the threads that carry moves and the event streams stay free.
+    """
+    view.renders = True
+    return view
+
+
+def _view_for(app, method: str, path: str):
+    """The view function the route ``method path`` would reach, None for unknown routes."""
     try:
         endpoint, _ = app.url_map.bind("table").match(path, method=method)
     except HTTPException:
-        return MAX_BODY_BYTES
-    return getattr(app.view_functions.get(endpoint), "max_body_bytes", MAX_BODY_BYTES)
+        return None
+    return app.view_functions.get(endpoint)
+
+
+def body_limit(app, method: str, path: str) -> int:
+    """The body limit of the route ``method path`` would reach (MAX_BODY_BYTES for unknown routes)."""
+    return getattr(_view_for(app, method, path), "max_body_bytes", MAX_BODY_BYTES)
+
+
+def renders_route(app, method: str, path: str) -> bool:
+    """Whether the route ``method path`` would reach is marked :func:`renders`."""
+    return getattr(_view_for(app, method, path), "renders", False)
 
 
 def limit_body():

@@ -17,6 +17,7 @@ picture, scores, moves), a page of moves at a time, so their size stays
 bounded whatever the record.
 """
 import dataclasses
+import functools
 import itertools
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
@@ -38,6 +39,7 @@ bp = Blueprint("history", __name__, url_prefix="/history")
 
 MAX_RECORD_BYTES = 2_000_000  # an import request; real records are a few hundred kB at most
 MOVES_PER_PAGE = 50  # moves listed on one replay page
+PICTURES_KEPT = 256  # LED pictures of replayed positions kept drawn (a few kB each)
 MAX_GAME_ID = 2 ** 31 - 1
 _replay_versions = itertools.count(-1, -1)  # negative: never mistaken for a live snapshot's version
 
@@ -124,12 +126,14 @@ def move_page(ply: int, moves: int) -> range:
 
 
 @bp.get("/")
+@guards.renders
 def index():
     """Every game the journal holds, newest first, and the record import form."""
     return page("history/index.html", games=journal().games(), leds=attached_display() is not None)
 
 
 @bp.get("/<int:game_id>.json")
+@guards.renders
 def export(game_id):
     """Download the game's record file, once the game is over. :raise AccessDenied: 409 before that."""
     record = record_of(game_id)
@@ -154,6 +158,7 @@ def import_record():
 
 
 @bp.get("/<int:game_id>")
+@guards.renders
 def replay(game_id):
     """The game at one move: picture of the table, scores, the move list with the current move marked."""
     record = record_of(game_id)
@@ -203,15 +208,39 @@ def _board(record, positions, ply, snapshot, names, lang) -> dict:
 
 
 @bp.get("/<int:game_id>/table.png")
+@guards.renders
 def picture(game_id):
     """The LED table as it looked after move ``ply``, as a PNG."""
     record = record_of(game_id)
-    snapshot = replayed(record, replay_ply(record))
-    rig = getattr(service().hardware, "rig", None) or hardware.load_rig()
+    ply = replay_ply(record)
+    settings = dict(service().session.snapshot.settings)
+    line = dataclasses.replace(record, moves=record.moves[:ply], final_scores=None, winners=(), started=None,
+                               finished=None)
+    return Response(drawn_pictures()(line, settings["brightness"], settings["palette"]), mimetype="image/png")
+
+
+def drawn_pictures():
+    """This app's LED pictures, ``(line, brightness, palette) -> PNG``: each is drawn once while it is
+    among the PICTURES_KEPT fetched last (an app draws for one rig, its table's)."""
+    pictures = current_app.extensions.get("azul_pictures")
+    if pictures is None:
+        rig = getattr(service().hardware, "rig", None) or hardware.load_rig()
+        pictures = current_app.extensions.setdefault(
+            "azul_pictures", functools.lru_cache(maxsize=PICTURES_KEPT)(functools.partial(_draw, rig)))
+    return pictures
+
+
+def _draw(rig, line: Record, brightness: float, palette: str) -> bytes:
+    """The LED picture of the position at the end of ``line`` (a record cut after the move shown).
+
+    It depends only on its arguments (the highlight is drawn in its lit phase),
+    so it can be kept: a move of a running game that is undone changes ``line``.
+    """
+    snapshot = replayable(position_snapshot, line, len(line.moves), brightness=brightness, palette=palette)
     layout = hardware.Layout(rig)
     memory = hardware.MemorySink(layout, keep=1)
-    TableDisplay(hardware.FrameBuffer(layout, memory)).draw(snapshot)
-    return Response(hardware.render_png(layout, memory.panels().display, led_pixels=8), mimetype="image/png")
+    TableDisplay(hardware.FrameBuffer(layout, memory), clock=lambda: 0.0).draw(snapshot)
+    return hardware.render_png(layout, memory.panels().display, led_pixels=8)
 
 
 def led_display():

@@ -13,7 +13,7 @@ from flask import Blueprint, jsonify
 from firmware_py import games
 from firmware_py.records import replay as replay_positions
 from firmware_py.reviewer import HUMAN_KINDS
-from web_remote import history, i18n
+from web_remote import guards, history, i18n
 from web_remote.guards import language
 from web_remote.service import AccessDenied
 
@@ -24,6 +24,7 @@ MIN_LOSS = 0.5  # points: a smaller loss is within the estimate's noise, not a m
 
 
 @bp.get("/current")
+@guards.renders
 def current():
     """The review of the game at the table now (refused while it is being played)."""
     game_id = history.journal().current_game
@@ -33,6 +34,7 @@ def current():
 
 
 @bp.get("/<int:game_id>")
+@guards.renders
 def review(game_id):
     """The review of game ``game_id`` of the journal, once it is over."""
     return _review(game_id)

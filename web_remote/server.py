@@ -11,9 +11,11 @@ maintainers) holds every connection:
 - a request body is read on the loop, at most its route's limit
   (``guards.body_limit``) and within ``BODY_TIMEOUT_S``, before a thread
   sees it; a request answered without its whole body closes its connection;
-- the Flask app then runs on a small pool of ``WORKERS`` threads, its answer
-  sent back on the loop (a client that stops reading is dropped after
-  ``SEND_TIMEOUT_S``);
+- the Flask app then runs on a small pool of ``WORKERS`` threads (the routes
+  marked ``guards.renders``, past games' pictures and replays, on
+  ``RENDER_WORKERS`` of their own, so that they queue for each other and never
+  hold a thread a move needs), its answer sent back on the loop (a client
+  that stops reading is dropped after ``SEND_TIMEOUT_S``);
 - the event streams (:func:`guards.event_stream`) are coroutines on the loop:
   the Flask view checks the request as usual and hands over the stream, which
   then waits for changes without any thread.
@@ -35,6 +37,7 @@ from web_remote import guards
 log = logging.getLogger(__name__)
 
 WORKERS = 8  # threads for ordinary requests: each is short (a move waits for the session at most 10 s)
+RENDER_WORKERS = 1  # threads for the routes marked guards.renders (pictures, replays), which queue for them
 KEEP_ALIVE_S = 10.0  # an idle connection (or a request line and headers still arriving) is closed then
 BODY_TIMEOUT_S = 10.0  # the whole body must arrive within this
 SEND_TIMEOUT_S = 10.0  # a client that does not take a chunk for this long is dropped
@@ -50,9 +53,10 @@ class _Gone(Exception):
 class TableServer:
     """The ASGI app around a Flask ``app``: bodies and streams on the loop, the app on a thread pool."""
 
-    def __init__(self, app, workers: int = WORKERS):
+    def __init__(self, app, workers: int = WORKERS, render_workers: int = RENDER_WORKERS):
         self.app = app
         self.pool = concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix="web")
+        self.renderers = concurrent.futures.ThreadPoolExecutor(render_workers, thread_name_prefix="web-render")
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "lifespan":
@@ -99,7 +103,8 @@ class TableServer:
         environ = build_environ(_with_length(scope, body), io.BytesIO(body))
         environ[guards.ASYNC_STREAMS] = None
         loop = asyncio.get_running_loop()
-        status, headers, chunks = await loop.run_in_executor(self.pool, _call_wsgi, self.app, environ)
+        pool = self.renderers if guards.renders_route(self.app, scope["method"], scope["path"]) else self.pool
+        status, headers, chunks = await loop.run_in_executor(pool, _call_wsgi, self.app, environ)
         stream = environ[guards.ASYNC_STREAMS]
         if stream is None:
             await _answer(send, status, headers + closing, b"".join(chunks))
@@ -109,6 +114,7 @@ class TableServer:
 
     def close(self):
         self.pool.shutdown(wait=False, cancel_futures=True)
+        self.renderers.shutdown(wait=False, cancel_futures=True)
 
 
 class _BodyReader:
