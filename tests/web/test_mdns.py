@@ -1,16 +1,29 @@
 """The table on mDNS/DNS-SD: a phone's lookup finds its name and its join page, a taken name is passed
 over, and the table says goodbye when it stops. All of it on the loopback interface, asked with
-zeroconf's own resolver and browser; the names are random, so test runs side by side do not meet."""
+zeroconf's own resolver and browser; the names are random, so test runs side by side do not meet.
+
+The phone asks from 127.0.0.1 and every table answers from a loopback address of its own, as tables
+on other machines would. The tests of a taken name need one responder to hear another;
+where a probe shows this machine's loopback does not carry that, they run in a network namespace
+of their own (``unshare -rn``), or skip with the reason where none can be made."""
 import errno
+import functools
 import gc
+import itertools
+import os
+import pathlib
 import random
+import shutil
 import socket
+import subprocess
+import sys
 import threading
 import warnings
 
 import pytest
 import zeroconf
 
+from tests.patience import patient
 from web_remote import network
 
 WAIT_S = 30  # generous: a busy machine slows multicast answers down
@@ -53,42 +66,92 @@ def multicast():
         pytest.skip(f"this machine's sockets refuse the multicast options mDNS needs ({refused})")
 
 
-PROBES = 3
+PHONE_ADDRESS = "127.0.0.1"
+TABLES = f"127.{random.randrange(1, 255)}.{random.randrange(256)}"  # drawn per run: runs side by side differ
+NAMESPACE = "AZUL_TEST_MDNS_NAMESPACE"  # set inside the network namespace the taken-name tests are run in
+TAKEN_NAME_TESTS = ("test_a_second_table_of_the_same_name_takes_the_next_one",
+                    "test_a_name_another_machine_answers_to_is_passed_over",
+                    "test_a_long_name_keeps_its_numbered_form_a_dns_label")
+NOT_HEARD = "one mDNS responder on this machine's loopback does not hear another answer for its name"
 
 
-def _a_fresh_responder_hears(name) -> bool:
-    second = network.new_zeroconf(["127.0.0.1"])
+def table_addresses():
+    """TABLES.1, TABLES.2 ...: a loopback address of its own for each table a test starts."""
+    return (f"{TABLES}.{n}" for n in itertools.count(1))
+
+
+def responders_hear_each_other() -> bool:
+    """Whether a responder on the loopback hears another answer for its name: one claims a name,
+    then another looks it up, as a table just started does before it claims one."""
+    addresses = table_addresses()
+    name = f"azul-probe-{random.randrange(16**8):08x}"
+    first = network.Advertisement(name, 8120, [next(addresses)])
     try:
-        return zeroconf.AddressResolver(f"{name}.local.").request(second, network.LOOKUP_MS)
+        if not first.wait(patient(WAIT_S)):
+            return False
+        second = network.new_zeroconf([next(addresses)])
+        try:
+            return zeroconf.AddressResolver(f"{name}.local.").request(second, network.LOOKUP_MS)
+        finally:
+            second.close()
     finally:
-        second.close()
+        first.close()
+
+
+def _tool(name):
+    """The path of the command ``name``, also where the sbin folders are not on the PATH."""
+    return shutil.which(name) or shutil.which(name, path="/usr/sbin:/sbin")
+
+
+def in_a_namespace(*command) -> list:
+    """``command`` run in a user and a network namespace of its own (``unshare -rn``, no root needed),
+    whose loopback is up and carries multicast."""
+    ip = _tool("ip")
+    setup = f"{ip} link set lo up && {ip} link set lo multicast on"
+    return [_tool("unshare"), "-rn", "sh", "-c", f'{setup} && exec "$@"', "sh", *command]
+
+
+@functools.cache
+def namespace_refusal():
+    """None where :func:`in_a_namespace` works on this machine; else why it does not."""
+    missing = [tool for tool in ("unshare", "ip") if _tool(tool) is None]
+    if missing:
+        return f"{' and '.join(missing)} not installed"
+    try:
+        made = subprocess.run(in_a_namespace("true"), capture_output=True, text=True, timeout=patient(10))
+    except subprocess.TimeoutExpired:
+        return "unshare -rn did not finish"
+    if made.returncode:
+        return f"unshare -rn refused: {made.stderr.strip() or made.returncode}"
+    return None
 
 
 @pytest.fixture(scope="module")
-def answers_between_instances(multicast):
-    """Skip unless a second mDNS responder on this machine hears the first one answer for its name.
+def loopback_carries_answers(multicast):
+    """The probe's outcome, found once for all the tests that need it."""
+    return responders_hear_each_other()
 
-    The tests of a taken name run two responders on the loopback interface: one claims a name and
-    the other must hear it answer. Some machines (and some VMs' loopback) never carry those answers
-    from one responder to another, though each alone works; there the tests cannot tell anything.
-    The probe is the very lookup a table just started makes before it claims a name, tried a few times.
-    """
-    name = f"azul-probe-{random.randrange(16**8):08x}"
-    first = network.Advertisement(name, 8120, ["127.0.0.1"])
-    try:
-        assert first.wait(WAIT_S), "no name was claimed"
-        heard = any(_a_fresh_responder_hears(name) for _ in range(PROBES))
-    finally:
-        first.close()
-    if not heard:
-        pytest.skip(f"on this machine one mDNS responder on the loopback interface does not hear another answer "
-                    f"for its name ({PROBES} lookups of {network.LOOKUP_MS} ms): the tests of taken names need it")
+
+@pytest.fixture
+def taken_names(loopback_carries_answers):
+    """Skip a taken-name test where it cannot tell anything on this machine's loopback: there it runs in
+    a network namespace of its own (:func:`test_taken_names_in_a_network_namespace_of_their_own`), or
+    skips with the reason where none can be made. The test needs one responder to hear another
+    answer; some machines (and some VMs' loopback) never carry that, though each responder alone works."""
+    if loopback_carries_answers:
+        return
+    if os.environ.get(NAMESPACE):
+        pytest.skip(f"{NOT_HEARD}, even in a network namespace of its own")
+    refusal = namespace_refusal()
+    if refusal is None:
+        pytest.skip(f"{NOT_HEARD}: the test runs in a network namespace of its own instead")
+    pytest.skip(f"{NOT_HEARD}, and no network namespace of its own can be made ({refusal})")
 
 
 @pytest.fixture
 def phone():
     """A zeroconf instance on the loopback interface, asking as a phone would."""
-    asker = network.new_zeroconf(["127.0.0.1"])
+    asker = network.new_zeroconf([PHONE_ADDRESS])
     yield asker
     asker.close()
 
@@ -100,12 +163,15 @@ def name():
 
 @pytest.fixture
 def advertise():
-    """Start advertisements on the loopback interface; all of them are closed at the end."""
+    """Start advertisements on the loopback interface, each on an address of its own (a machine hands an
+    answer sent to an address that several responders share to only one of them); all of them are
+    closed at the end."""
     started = []
+    addresses = table_addresses()
 
     def start(name, port=8123):
         claimed = []
-        advertisement = network.Advertisement(name, port, ["127.0.0.1"], on_name=claimed.append)
+        advertisement = network.Advertisement(name, port, [next(addresses)], on_name=claimed.append)
         started.append(advertisement)
         assert advertisement.wait(WAIT_S), "no name was claimed"
         assert claimed == [advertisement.name]
@@ -124,7 +190,7 @@ def resolve(phone, name):
 def test_the_name_resolves_to_the_table_and_its_service_is_the_join_page(phone, name, advertise):
     advertisement = advertise(name, 8123)
     assert advertisement.name == name
-    assert resolve(phone, name) == ["127.0.0.1"]
+    assert resolve(phone, name) == [f"{TABLES}.1"]
     listener = Listener(f"{name}.{network.SERVICE_TYPE}")
     browser = zeroconf.ServiceBrowser(phone, network.SERVICE_TYPE, listener)
     try:
@@ -133,10 +199,10 @@ def test_the_name_resolves_to_the_table_and_its_service_is_the_join_page(phone, 
         browser.cancel()
     info = phone.get_service_info(network.SERVICE_TYPE, f"{name}.{network.SERVICE_TYPE}", timeout=3000)
     assert info.server == f"{name}.local." and info.port == 8123
-    assert info.parsed_addresses() == ["127.0.0.1"] and info.properties[b"path"] == b"/join"
+    assert info.parsed_addresses() == [f"{TABLES}.1"] and info.properties[b"path"] == b"/join"
 
 
-def test_a_second_table_of_the_same_name_takes_the_next_one(answers_between_instances, phone, name, advertise):
+def test_a_second_table_of_the_same_name_takes_the_next_one(taken_names, phone, name, advertise):
     first = advertise(name, 8123)
     second = advertise(name, 8124)
     assert (first.name, second.name) == (name, f"{name}-2")
@@ -144,15 +210,15 @@ def test_a_second_table_of_the_same_name_takes_the_next_one(answers_between_inst
     assert info.server == f"{name}-2.local." and info.port == 8124
 
 
-def test_a_name_another_machine_answers_to_is_passed_over(answers_between_instances, phone, name, advertise):
+def test_a_name_another_machine_answers_to_is_passed_over(taken_names, phone, name, advertise):
     # another machine called NAME.local, offering something else (here ssh), not a join page
     other = zeroconf.ServiceInfo("_ssh._tcp.local.", f"{name}._ssh._tcp.local.", port=22,
-                                 addresses=[socket.inet_aton("127.0.0.1")], server=f"{name}.local.")
+                                 addresses=[socket.inet_aton(PHONE_ADDRESS)], server=f"{name}.local.")
     phone.register_service(other)
     assert advertise(name).name == f"{name}-2"
 
 
-def test_a_long_name_keeps_its_numbered_form_a_dns_label(answers_between_instances, name, advertise):
+def test_a_long_name_keeps_its_numbered_form_a_dns_label(taken_names, name, advertise):
     long_name = (name + "-" + "x" * 63)[:63]
     advertise(long_name)
     second = advertise(long_name)
@@ -160,7 +226,7 @@ def test_a_long_name_keeps_its_numbered_form_a_dns_label(answers_between_instanc
 
 
 def test_stopping_withdraws_the_name_at_once(phone, name):
-    advertisement = network.Advertisement(name, 8123, ["127.0.0.1"])
+    advertisement = network.Advertisement(name, 8123, [next(table_addresses())])
     try:
         assert advertisement.wait(WAIT_S)
         listener = Listener(f"{name}.{network.SERVICE_TYPE}")
@@ -172,3 +238,21 @@ def test_stopping_withdraws_the_name_at_once(phone, name):
         assert listener.removed.wait(WAIT_S), "no goodbye was heard"
     finally:
         browser.cancel()
+
+
+def test_taken_names_in_a_network_namespace_of_their_own(loopback_carries_answers):
+    """Where this machine's loopback does not carry one responder's answers to another, the taken-name
+    tests run in a network namespace whose loopback does."""
+    if loopback_carries_answers:
+        pytest.skip("this machine's loopback carries one responder's answers to another: "
+                    "the taken-name tests ran on it")
+    if os.environ.get(NAMESPACE):
+        pytest.skip("this is the network namespace of their own")
+    refusal = namespace_refusal()
+    if refusal is not None:
+        pytest.skip(f"no network namespace of their own can be made ({refusal})")
+    tests = [f"{__file__}::{test}" for test in TAKEN_NAME_TESTS]
+    run = subprocess.run(in_a_namespace(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests),
+                         capture_output=True, text=True, env={**os.environ, NAMESPACE: "1"},
+                         cwd=pathlib.Path(__file__).parents[2], timeout=patient(300))
+    assert run.returncode == 0 and f"{len(TAKEN_NAME_TESTS)} passed" in run.stdout, run.stdout + run.stderr
