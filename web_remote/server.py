@@ -28,7 +28,6 @@ import io
 import logging
 import socket
 import threading
-import time
 
 from a2wsgi.wsgi import build_environ
 
@@ -42,7 +41,7 @@ KEEP_ALIVE_S = 10.0  # an idle connection (or a request line and headers still a
 BODY_TIMEOUT_S = 10.0  # the whole body must arrive within this
 SEND_TIMEOUT_S = 10.0  # a client that does not take a chunk for this long is dropped
 STOP_TIMEOUT_S = 3.0
-REFUSED_LOG_INTERVAL_S = 60.0  # connections refused for want of descriptors are logged at most this often
+REFUSED_LOG_INTERVAL_S = 60.0  # accepts failing for want of descriptors are logged at most this often
 _TIMEOUT_BODY = b'{"error":"error.timeout","message":"The request body did not arrive in time."}'
 
 
@@ -208,31 +207,56 @@ async def _stream(stream: guards.EventStream, status, headers, receive, send):
 
 
 class RefusedAccepts:
-    """The loop's exception handler: a connection refused for want of descriptors, logged once per interval.
+    """The loop's exception handler: ``accept()`` failing for want of descriptors, logged once per interval.
 
-    asyncio reports every failed ``accept()`` with a traceback, and under a
-    flood of connections that is hundreds a second; one line a minute with the
-    count says the same. Everything else goes to the loop's default handler.
+    asyncio reports every failed ``accept()`` with a traceback and retries each
+    waiting connection many times a second: under a flood, megabytes of log a
+    minute. The first failure is logged at once; the failures of each interval
+    after it, in one line with their count at its end, until an interval passes
+    without any. Everything else goes to the loop's default handler.
     """
 
     MESSAGE = "socket.accept() out of system resource"
 
-    def __init__(self, interval: float = REFUSED_LOG_INTERVAL_S, clock=time.monotonic):
+    def __init__(self, interval: float = REFUSED_LOG_INTERVAL_S):
         self.interval = interval
-        self._clock = clock
-        self._logged = float("-inf")
-        self._refused = 0
+        self._counting = False  # an interval runs: failures are counted, and told at its end
+        self._failed = 0
 
     def __call__(self, loop, context):
         if context.get("message") != self.MESSAGE:
             loop.default_exception_handler(context)
-            return
-        self._refused += 1
-        now = self._clock()
-        if now - self._logged >= self.interval:
-            log.warning("%d connection(s) refused: %s (the open-file limit, `ulimit -n`, is reached)",
-                        self._refused, context.get("exception"))
-            self._logged, self._refused = now, 0
+        elif self._counting:
+            self._failed += 1
+        else:
+            log.warning("Cannot accept connections: %s. They wait until open ones close; if this recurs, "
+                        "raise the open-file limit (LimitNOFILE in the service unit, ulimit -n)",
+                        context.get("exception"))
+            self._count_for_an_interval(loop)
+
+    def _count_for_an_interval(self, loop):
+        self._counting = True
+        loop.call_later(self.interval, self._interval_ended, loop)
+
+    def _interval_ended(self, loop):
+        if self._failed:
+            log.warning("%d more accepts failed for want of descriptors in the last %g s", self._failed, self.interval)
+            self._failed = 0
+            self._count_for_an_interval(loop)
+        else:
+            self._counting = False
+
+
+def _drop_stalled_connections(listener: socket.socket):
+    """Let the kernel end any accepted connection whose data waits ``SEND_TIMEOUT_S`` to be taken.
+
+    A client that stops reading (or vanishes from the Wi-Fi) leaves an answer
+    in asyncio's buffer, and asyncio closes such a connection only once the
+    buffer is sent: without this it would hold its descriptor for as long as
+    the client holds its end. Accepted sockets inherit the option (Linux).
+    """
+    if hasattr(socket, "TCP_USER_TIMEOUT"):
+        listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, int(SEND_TIMEOUT_S * 1000))
 
 
 class RunningServer:
@@ -243,6 +267,7 @@ class RunningServer:
         from hypercorn.config import Config
 
         listener = socket.create_server((host, port), reuse_port=False, backlog=256)
+        _drop_stalled_connections(listener)
         self.port = listener.getsockname()[1]
         self.front = TableServer(app)
         config = Config()

@@ -8,6 +8,8 @@ the table are served once the sender stops.
 
 The server runs in a process of its own under a 1,024 descriptor limit (the
 default of a systemd service), as on the rig; the attacker is this process.
+The same holds for a client that stops reading its answers, and for the log
+when the process does run out of descriptors.
 """
 import asyncio
 import logging
@@ -18,6 +20,7 @@ import resource
 import socket
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 
@@ -32,11 +35,16 @@ DECLARED = 10_000_000
 SENT_EACH = 1024 * 1024
 
 SERVER = textwrap.dedent("""
+    import logging
     import sys
     from firmware_py.session import Seat, Session, Setup
-    from web_remote import runner
+    from web_remote import runner, server
     from web_remote.service import RemoteService
 
+    logging.basicConfig(format="%(levelname)s %(name)s: %(message)s")
+    for setting in sys.argv[1:]:  # NAME=seconds: one of the server's timeouts, shortened for a test
+        name, seconds = setting.split("=")
+        setattr(server, name, float(seconds))
     session = Session(Setup(game="duel", seats=(Seat(kind="phone"), Seat(kind="phone")), seed=3)).start()
     remote = runner.start(RemoteService(session), host="127.0.0.1", port=0)
     print(remote.port, flush=True)
@@ -46,24 +54,52 @@ SERVER = textwrap.dedent("""
 """)
 
 
-def _limited():
-    resource.setrlimit(resource.RLIMIT_NOFILE, (DESCRIPTOR_LIMIT, DESCRIPTOR_LIMIT))
+class Served:
+    """The remote served by a process of its own under an open-file limit: ``process``, ``port``, ``errors()``.
+
+    ``settings`` are ``NAME=seconds`` for the server's timeouts (``SEND_TIMEOUT_S=2``).
+    """
+
+    def __init__(self, descriptors: int, *settings: str):
+        def limited():
+            resource.setrlimit(resource.RLIMIT_NOFILE, (descriptors, descriptors))
+
+        self._log = tempfile.TemporaryFile()
+        self.process = subprocess.Popen([sys.executable, "-c", SERVER, *settings], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=self._log, preexec_fn=limited,
+                                        cwd=pathlib.Path(__file__).parents[2])
+        self.port = int(self.process.stdout.readline())
+
+    def errors(self) -> str:
+        """What the server has logged so far."""
+        self._log.seek(0)
+        return self._log.read().decode(errors="replace")
+
+    def stop(self):
+        self.process.stdin.close()
+        self.process.stdout.close()
+        try:
+            self.process.wait(patient(10))
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self._log.close()
 
 
 @pytest.fixture
-def limited_server():
+def serve():
+    """``serve(descriptors, *settings)``: a :class:`Served` remote, stopped after the test."""
+    started = []
+    yield lambda descriptors, *settings: started.append(Served(descriptors, *settings)) or started[-1]
+    for served in started:
+        served.stop()
+
+
+@pytest.fixture
+def limited_server(serve):
     """(process, port): the remote served by a process limited to 1,024 open descriptors."""
-    process = subprocess.Popen([sys.executable, "-c", SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               preexec_fn=_limited, cwd=pathlib.Path(__file__).parents[2])
-    port = int(process.stdout.readline())
-    yield process, port
-    process.stdin.close()
-    process.stdout.close()
-    try:
-        process.wait(patient(10))
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+    served = serve(DESCRIPTOR_LIMIT)
+    return served.process, served.port
 
 
 def descriptors(process) -> int:
@@ -143,26 +179,132 @@ def test_a_refused_request_is_answered_and_its_connection_closed(limited_server)
     assert b"connection: close" in answer.lower()
 
 
-def test_connections_refused_for_want_of_descriptors_are_logged_once_a_minute(caplog):
-    clock = [1000.0]
-    handler = server.RefusedAccepts(clock=lambda: clock[0])
-    loop = asyncio.new_event_loop()
-    refused = {"message": server.RefusedAccepts.MESSAGE, "exception": OSError(24, "Too many open files")}
-    try:
-        with caplog.at_level(logging.WARNING, logger=server.log.name):
-            for _ in range(500):
-                handler(loop, refused)
-            clock[0] += server.REFUSED_LOG_INTERVAL_S
-            for _ in range(3):
-                handler(loop, refused)
-            handler(loop, {"message": "something else went wrong"})
-    finally:
-        loop.close()
+class TimerLoop:
+    """Enough of an event loop for the accept handler: timers run when the test says, errors are kept."""
+
+    def __init__(self):
+        self.timers = []
+        self.errors = []
+
+    def call_later(self, delay, callback, *args):
+        self.timers.append((delay, callback, args))
+
+    def run_timers(self):
+        due, self.timers = self.timers, []
+        for _, callback, args in due:
+            callback(*args)
+
+    def default_exception_handler(self, context):
+        self.errors.append(context["message"])
+
+
+def test_failed_accepts_are_logged_at_once_then_counted_once_an_interval(caplog):
+    handler = server.RefusedAccepts()
+    loop = TimerLoop()
+    failed = {"message": server.RefusedAccepts.MESSAGE, "exception": OSError(24, "Too many open files")}
+    with caplog.at_level(logging.WARNING, logger=server.log.name):
+        for _ in range(500):
+            handler(loop, failed)
+        assert [delay for delay, _, _ in loop.timers] == [server.REFUSED_LOG_INTERVAL_S]
+        loop.run_timers()  # the interval ends, with 499 failures in it
+        for _ in range(3):
+            handler(loop, failed)
+        loop.run_timers()  # another interval: 3 failures
+        loop.run_timers()  # a quiet interval: nothing to say, and the next failure is news again
+        handler(loop, failed)
+        handler(loop, {"message": "something else went wrong"})
     lines = [record.getMessage() for record in caplog.records]
-    assert lines[0].startswith("1 connection(s) refused")
-    assert lines[1].startswith("500 connection(s) refused")  # the 499 since the first and the one that logs
-    assert lines[2] == "something else went wrong"
-    assert len(lines) == 3
+    assert len(lines) == 4, lines
+    assert "Too many open files" in lines[0] and "LimitNOFILE" in lines[0]
+    assert lines[1].startswith("499 more accepts failed")
+    assert lines[2].startswith("3 more accepts failed")
+    assert "Too many open files" in lines[3]
+    assert loop.errors == ["something else went wrong"]
+
+
+DESCRIPTORS_FOR_A_FEW = 48  # the server's own descriptors and a few dozen connections
+SHORT_KEEP_ALIVE_S = 2.0  # the server's KEEP_ALIVE_S for the test: idle connections go sooner than after 10 s
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="counts descriptors through /proc")
+def test_a_server_out_of_descriptors_logs_one_line_and_serves_again_once_they_free(serve):
+    served = serve(DESCRIPTORS_FOR_A_FEW, f"KEEP_ALIVE_S={SHORT_KEEP_ALIVE_S}")
+    assert phone_is_served(served.port, patient(10))
+    idle = []
+    try:
+        for _ in range(DESCRIPTORS_FOR_A_FEW + 20):  # those the server cannot take wait in its backlog
+            idle.append(socket.create_connection(("127.0.0.1", served.port), timeout=patient(10)))
+        deadline = time.monotonic() + patient(10)
+        while descriptors(served.process) < DESCRIPTORS_FOR_A_FEW and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert descriptors(served.process) == DESCRIPTORS_FOR_A_FEW
+        time.sleep(1.5)  # asyncio retries the accept every second, each time for every waiting connection
+    finally:
+        for sock in idle:
+            sock.close()
+    log = served.errors()
+    assert "Traceback" not in log and "out of system resource" not in log, log[:2000]
+    assert len(re.findall(r"^WARNING web_remote\.server: Cannot accept connections", log, re.MULTILINE)) == 1, log
+    assert phone_is_served(served.port, patient(4 * SHORT_KEEP_ALIVE_S + 5))
+
+
+STOP_READING_SEND_TIMEOUT_S = 2.0  # the server's SEND_TIMEOUT_S for the test, instead of 10 s
+STOPS_READING = 8
+PIPELINED = 400  # requests for a 22 kB script on one connection: megabytes of answers, beyond any socket buffer
+
+
+def kernel_ends_stalled_connections() -> bool:
+    """Whether TCP_USER_TIMEOUT also ends a connection whose peer keeps its window shut (Linux 5.11 and later)."""
+    if not hasattr(socket, "TCP_USER_TIMEOUT"):
+        return False
+    with socket.create_server(("127.0.0.1", 0)) as listener, socket.socket() as peer:
+        listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, 300)
+        peer.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+        peer.connect(listener.getsockname())
+        sender, _ = listener.accept()
+        with sender:
+            sender.setblocking(False)
+            try:
+                while True:
+                    sender.send(bytes(65536))
+            except BlockingIOError:
+                pass
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline:
+                if sender.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR):
+                    return True
+                time.sleep(0.1)
+    return False
+
+
+def stop_reading(port: int) -> socket.socket:
+    """A connection that asks for megabytes of answers in one go and never reads them."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+    sock.settimeout(patient(10))
+    sock.connect(("127.0.0.1", port))
+    sock.sendall(b"GET /static/board.js HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" * PIPELINED)
+    return sock
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="counts descriptors through /proc")
+def test_a_client_that_stops_reading_is_dropped_though_it_holds_its_end_open(serve):
+    if not kernel_ends_stalled_connections():
+        pytest.skip("this kernel keeps a connection whose peer stopped reading open despite TCP_USER_TIMEOUT")
+    served = serve(DESCRIPTOR_LIMIT, f"SEND_TIMEOUT_S={STOP_READING_SEND_TIMEOUT_S}")
+    assert phone_is_served(served.port, patient(10))
+    before = descriptors(served.process)
+    readers = [stop_reading(served.port) for _ in range(STOPS_READING)]
+    try:
+        deadline = time.monotonic() + patient(10)
+        while descriptors(served.process) < before + STOPS_READING and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert descriptors(served.process) >= before + STOPS_READING  # the server holds them: they wait for readers
+        assert wait_for_descriptors(served.process, before + 2, patient(30)) <= before + 2
+        assert phone_is_served(served.port, patient(5))
+    finally:
+        for sock in readers:
+            sock.close()
 
 
 def test_the_service_unit_lifts_the_open_file_limit_above_systemds_default():
