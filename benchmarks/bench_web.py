@@ -73,25 +73,32 @@ class Stream:
         self._connection.close()
 
 
-class Crowd:
-    """Event streams from many loopback addresses and idle sockets, held by one asyncio loop in a process of
-    its own (the other devices on the Wi-Fi: they do not share the table's interpreter)."""
+class _OtherDevices:
+    """Clients run by a process of their own (the other devices on the Wi-Fi: they do not share the
+    table's interpreter); ``target(*args, ready, stop)`` sets ``ready`` once they are under way."""
 
-    def __init__(self, port: int, streams: int, addresses: int, idle: int):
-        context = multiprocessing.get_context("spawn")
-        self._ready, self._stop = context.Event(), context.Event()
-        self._process = context.Process(target=_crowd, args=(port, streams, addresses, idle, self._ready, self._stop),
-                                        daemon=True)
+    context = multiprocessing.get_context("spawn")
+
+    def _start(self, target, args, failure: str):
+        self._ready, self._stop = self.context.Event(), self.context.Event()
+        self._process = self.context.Process(target=target, args=(*args, self._ready, self._stop), daemon=True)
         self._process.start()
         if not self._ready.wait(60):
             self.close()
-            raise RuntimeError("the crowd's connections did not open")
+            raise RuntimeError(failure)
 
     def close(self):
         self._stop.set()
         self._process.join(10)
         if self._process.is_alive():
             self._process.terminate()
+
+
+class Crowd(_OtherDevices):
+    """Event streams from many loopback addresses and idle sockets, held by one asyncio loop."""
+
+    def __init__(self, port: int, streams: int, addresses: int, idle: int):
+        self._start(_crowd, (port, streams, addresses, idle), "the crowd's connections did not open")
 
 
 def _crowd(port, streams, addresses, idle, ready, stop):
@@ -126,6 +133,11 @@ async def _hold(port, streams, addresses, idle, ready, stop):
     tasks += [asyncio.ensure_future(silent()) for _ in range(idle)]
     while len(opened) < streams:
         await asyncio.sleep(0.05)
+    await _run_until(stop, ready, tasks)
+
+
+async def _run_until(stop, ready, tasks):
+    """Say the clients are under way, keep them going until ``stop``, then end them."""
     ready.set()
     while not stop.is_set():
         await asyncio.sleep(0.1)
@@ -184,30 +196,17 @@ def p95(values):
     return statistics.quantiles(values, n=20)[-1]
 
 
-class Flood:
+class Flood(_OtherDevices):
     """Clients that fetch public pages in a loop (each on a connection of its own, the next of ``paths``
-    every time), in a process of their own like the crowd; ``answers()`` counts what they got, by status."""
+    every time); ``answers()`` counts what they got, by status."""
 
     def __init__(self, port: int, clients: int, paths: list):
-        context = multiprocessing.get_context("spawn")
-        self._ready, self._stop = context.Event(), context.Event()
-        self._counts = context.Array("l", 600)  # answers by status code
-        self._process = context.Process(target=_flood, args=(port, clients, paths, self._counts, self._ready,
-                                                             self._stop), daemon=True)
-        self._process.start()
-        if not self._ready.wait(60):
-            self.close()
-            raise RuntimeError("the flood's clients got no answer")
+        self._counts = self.context.Array("l", 600)  # answers by status code
+        self._start(_flood, (port, clients, paths, self._counts), "the flood's clients got no answer")
 
     def answers(self) -> dict:
         """{status: answers so far}."""
         return {status: count for status, count in enumerate(self._counts[:]) if count}
-
-    def close(self):
-        self._stop.set()
-        self._process.join(10)
-        if self._process.is_alive():
-            self._process.terminate()
 
 
 def _flood(port, clients, paths, counts, ready, stop):
@@ -240,12 +239,7 @@ async def _fetch(port, clients, paths, counts, ready, stop):
         failed = [task for task in tasks if task.done()]
         if failed:
             failed[0].result()
-    ready.set()
-    while not stop.is_set():
-        await asyncio.sleep(0.1)
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    await _run_until(stop, ready, tasks)
 
 
 def flood_paths(moves: int) -> list:
