@@ -95,7 +95,7 @@ def print_host_codes(session: Session, tell=tell):
     def announce(snapshot):
         if snapshot.host_code != shown[0]:
             tell(None if snapshot.host_code is None else
-                 f"host code {snapshot.host_code} (for the phone's host page; works for "
+                 f"host code {snapshot.host_code} (for the phone's host page; works once, within "
                  f"{int(HOST_CODE_S // 60)} minutes)", note="host")
         shown[0] = snapshot.host_code
 

@@ -76,7 +76,7 @@ def test_a_host_code_stays_under_the_terminals_drawing_only_while_the_rig_shows_
 
         open_host_code(press)
         assert [note for note in hw.terminal.notes() if note.startswith("host code")] == [
-            f"host code {session.snapshot.host_code} (for the phone's host page; works for 10 minutes)"]
+            f"host code {session.snapshot.host_code} (for the phone's host page; works once, within 10 minutes)"]
         press(0, "NEXT")
         assert not any(note.startswith("host code") for note in hw.terminal.notes())
     finally:

@@ -36,7 +36,7 @@ NOTES = [
     "simulator page at http://192.168.1.20:8080/simulator/",
     KEYS,
     "phones also find the table at http://azul-table.local:8080/join",
-    "host code 48213377 (for the phone's host page; works for 10 minutes)",
+    "host code 48213377 (for the phone's host page; works once, within 10 minutes)",
 ]
 GAMES = [("duel", 2), ("pavilion", 2), ("pavilion", 3), ("pavilion", 4)]
 
