@@ -11,7 +11,6 @@ default of a systemd service), as on the rig; the attacker is this process.
 The same holds for a client that stops reading its answers, and for the log
 when the process does run out of descriptors.
 """
-import asyncio
 import logging
 import os
 import pathlib
@@ -90,7 +89,12 @@ class Served:
 def serve():
     """``serve(descriptors, *settings)``: a :class:`Served` remote, stopped after the test."""
     started = []
-    yield lambda descriptors, *settings: started.append(Served(descriptors, *settings)) or started[-1]
+
+    def start(descriptors: int, *settings: str) -> Served:
+        started.append(Served(descriptors, *settings))
+        return started[-1]
+
+    yield start
     for served in started:
         served.stop()
 
@@ -250,7 +254,7 @@ def test_a_server_out_of_descriptors_logs_one_line_and_serves_again_once_they_fr
 
 STOP_READING_SEND_TIMEOUT_S = 2.0  # the server's SEND_TIMEOUT_S for the test, instead of 10 s
 STOPS_READING = 8
-PIPELINED = 400  # requests for a 22 kB script on one connection: megabytes of answers, beyond any socket buffer
+PIPELINED = 1000  # requests for a 22 kB script on one connection: megabytes of answers, beyond any socket buffer
 
 
 def kernel_ends_stalled_connections() -> bool:
