@@ -8,7 +8,7 @@ import sys
 
 import hardware
 from firmware_py import main as table_program
-from web_remote import network, runner
+from web_remote import network, runner, server
 from web_remote.i18n import LANGUAGES
 from web_remote.service import RemoteService
 
@@ -71,6 +71,7 @@ class PhoneRemote:
         hw = table.hardware
         simulated = hw if isinstance(hw, hardware.SimulatedHardware) else None
         service = RemoteService(table.session, hardware=simulated, language=args.language, on_credentials=announce)
+        server.raise_open_file_limit()
         try:
             remote = runner.start(service, host=args.host, port=args.port, display=table.display,
                                   host_names=network.host_names(args.name),

@@ -24,8 +24,10 @@ maintainers) holds every connection:
 """
 import asyncio
 import concurrent.futures
+import encodings.idna  # noqa: F401 - loaded now: out of descriptors, its lazy import for a host name could not open its file
 import io
 import logging
+import resource
 import socket
 import threading
 
@@ -41,6 +43,7 @@ KEEP_ALIVE_S = 10.0  # an idle connection (or a request line and headers still a
 BODY_TIMEOUT_S = 10.0  # the whole body must arrive within this
 SEND_TIMEOUT_S = 10.0  # a client that does not take a chunk for this long is dropped
 STOP_TIMEOUT_S = 3.0
+OPEN_FILES = 8192  # the open-file limit the remote asks for (the service unit's LimitNOFILE)
 REFUSED_LOG_INTERVAL_S = 60.0  # accepts failing for want of descriptors are logged at most this often
 _TIMEOUT_BODY = b'{"error":"error.timeout","message":"The request body did not arrive in time."}'
 
@@ -257,6 +260,21 @@ def _drop_stalled_connections(listener: socket.socket):
     """
     if hasattr(socket, "TCP_USER_TIMEOUT"):
         listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, int(SEND_TIMEOUT_S * 1000))
+
+
+def raise_open_file_limit(wanted: int = OPEN_FILES) -> int:
+    """Lift this process's soft open-file limit to ``wanted`` (at most the hard limit): the new soft limit.
+
+    Every phone, watcher and event stream holds a descriptor, and a shell or
+    a systemd service without ``LimitNOFILE`` starts the table with 1,024.
+    Raising the soft limit up to the hard one needs no privilege.
+    """
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        soft = target
+    return soft
 
 
 class RunningServer:

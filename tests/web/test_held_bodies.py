@@ -315,3 +315,21 @@ def test_the_service_unit_lifts_the_open_file_limit_above_systemds_default():
     unit = (pathlib.Path(__file__).parents[2] / "deploy" / "azul-table.service").read_text()
     limits = re.findall(r"^LimitNOFILE=(\d+)$", unit, re.MULTILINE)
     assert limits and int(limits[0]) >= 4 * DESCRIPTOR_LIMIT
+
+
+LIFTED = textwrap.dedent("""
+    import resource, sys
+    from web_remote import server
+    resource.setrlimit(resource.RLIMIT_NOFILE, (512, int(sys.argv[1])))
+    print(server.raise_open_file_limit(), resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+""")
+
+
+@pytest.mark.parametrize("hard,lifted", [(4096, 4096), (server.OPEN_FILES * 2, server.OPEN_FILES)])
+def test_the_remote_lifts_a_low_open_file_limit_as_far_as_the_hard_limit_allows(hard, lifted):
+    hard_here = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    if hard_here != resource.RLIM_INFINITY and hard_here < hard:
+        pytest.skip(f"this machine's hard open-file limit is below {hard}")
+    answer = subprocess.run([sys.executable, "-c", LIFTED, str(hard)], capture_output=True, text=True,
+                            cwd=pathlib.Path(__file__).parents[2], timeout=patient(30), check=True)
+    assert answer.stdout.split() == [str(lifted), str(lifted)]
