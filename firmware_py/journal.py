@@ -407,21 +407,24 @@ class Journal:
                 )
         self._ply += 1
 
-    def revert(self, session, decision, reason: str):
-        """Mark the last decision taken back (``reason`` 'back' or 'undo'); it stays in the journal."""
+    def revert(self, session, decisions, reason: str):
+        """Mark ``decisions``, the last ones played, taken back (``reason`` 'back' or 'undo'), all in one
+        transaction, so a power cut keeps all of them or none; they stay in the journal."""
+        first = self._ply - len(decisions) + 1
         with self._write(f"record the {'undo' if reason == 'undo' else 'step back'}") as db:
             changed = db.execute(
-                "UPDATE decisions SET reverted = ?, reverted_at = ? WHERE game_id = ? AND ply = ? AND reverted IS NULL",
-                (reason, self._clock(), self._game_id, self._ply),
+                "UPDATE decisions SET reverted = ?, reverted_at = ? WHERE game_id = ? AND ply BETWEEN ? AND ?"
+                " AND reverted IS NULL",
+                (reason, self._clock(), self._game_id, first, self._ply),
             ).rowcount
-            if changed != 1 or self._ply < 1:
-                raise sqlite3.IntegrityError(f"no decision {self._ply} of game {self._game_id} to take back")
+            if changed != len(decisions) or not decisions or first < 1:
+                raise sqlite3.IntegrityError(f"no decisions {first}-{self._ply} of game {self._game_id} to take back")
             db.execute(
                 "UPDATE games SET status = 'running', finished_at = NULL, scores = NULL, winners = NULL,"
                 " reviewed_at = NULL WHERE id = ? AND status = 'finished'",
                 (self._game_id,),
             )
-        self._ply -= 1
+        self._ply = first - 1
 
     # -- settings --------------------------------------------------------------
 

@@ -226,15 +226,30 @@ class _Stop:
 
 @dataclasses.dataclass(frozen=True)
 class UndoRequest:
-    """An open request to take back the last decision, and whose consent it still needs."""
+    """An open request to take back the last decision(s), and whose consent it still needs."""
 
     seat: int  # who asks
-    decision: tuple  # (seat, notation) of the decision it would take back
-    ply: int  # that decision's number in the game
+    decision: tuple  # (seat, notation) of the last decision it would take back
+    ply: int  # the number in the game of the first decision it would take back
     waiting: tuple  # the seats asked to agree
-    any_one: bool  # one of ``waiting`` is enough (the decision was the computer's)
+    any_one: bool  # one of ``waiting`` is enough (the decisions were the computer's)
     expires: float  # session clock time when the request lapses
     agreed: tuple = ()
+    decisions: tuple = ()  # (seat, notation) of every decision it takes back, oldest first
+
+
+@dataclasses.dataclass(frozen=True)
+class UndoPlan:
+    """What an undo asked by one seat would take back now, or why it cannot."""
+
+    decisions: tuple  # (seat, notation) of each decision it takes back, oldest first
+    waiting: tuple  # the seats that would be asked to agree
+    any_one: bool  # one of ``waiting`` is enough
+    refusal: Optional[str] = None  # why nothing can be undone now
+
+    @property
+    def possible(self) -> bool:
+        return self.refusal is None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -259,6 +274,7 @@ class Snapshot:
     breakdown: tuple  # final scoring parts per seat, once over
     flash: Optional[tuple]  # (seat or None, message) of the last rejected input
     undo_request: Optional[UndoRequest]
+    undo_plans: tuple  # per seat: the UndoPlan of its undo now, None for a computer seat
     step_back: bool  # the current player may take back its last decision (BACK, StepBack)
     hint: Optional[tuple]  # (seat, notation) of the computer's suggestion for the pending decision
     menu: Optional[tuple]  # (items, index) while the HOST menu is open
@@ -378,6 +394,7 @@ class Session:
                 command, future = self._commands.get(timeout=self._until_deadline())
             except queue.Empty:
                 if self._expire():
+                    self._engage_computer()  # a lapsed undo request lets the computer play on
                     self._publish()
                 continue
             if isinstance(command, _Stop):
@@ -611,6 +628,7 @@ class Session:
                 raise
         self._decisions.append(decision)
         self._undo_request = None
+        self._resumed = False  # the restart notice holds until the game moves on
         self._refresh_options()
 
     def _turn_goes_on(self, game, seat) -> bool:
@@ -628,45 +646,95 @@ class Session:
     def _step_back(self, seat):
         if not self._can_step_back(seat):
             raise CommandRejected("nothing to step back to")
-        self._revert("back")
+        self._revert("back", 1)
 
-    def _revert(self, reason):
+    def _revert(self, reason, count):
+        """Take back the last ``count`` decisions, in the journal first; a search for the old position is dropped."""
+        taken_back = self._decisions[-count:]
         if self._journal is not None:
-            self._journal.revert(self, self._decisions[-1], reason)
-        decision = self._decisions.pop()
-        self.game = decision.before
+            self._journal.revert(self, taken_back, reason)
+        del self._decisions[-count:]
+        self.game = taken_back[0].before
         self._undo_request = None
+        self._thinker.cancel_all()
         self._refresh_options()
 
-    def _request_undo(self, seat):
-        """Ask to take back the last decision, which needs the consent of whoever made it.
+    def _computer_seats(self) -> frozenset:
+        return frozenset(i for i, s in enumerate(self.setup.seats) if s.kind == "ai")
 
-        A player's own decision needs only their own consent, so it is taken
-        back at once; another player's decision waits for that player; the
-        computer's decision waits for one human other than the one asking
-        (with no other human at the table, the asking one is enough).
+    def _undo_span(self, seat) -> list:
+        """The decisions an undo asked by ``seat`` takes back, oldest first.
+
+        Against the computer (at its turn, or right after its decisions) the
+        undo reaches back to the asker's own last decision, so the asker
+        chooses again before the computer replies; otherwise it is the last
+        decision alone.
+        """
+        computer = self._computer_seats()
+        at_computers_turn = not self.game.is_over() and self.game.current_player in computer
+        if self._decisions[-1].seat not in computer and not at_computers_turn:
+            return self._decisions[-1:]
+        for start in range(len(self._decisions) - 1, -1, -1):
+            if self._decisions[start].seat == seat:
+                return self._decisions[start:]
+        raise CommandRejected("there is nothing to undo")
+
+    def _undo_plan(self, seat) -> UndoPlan:
+        """What an undo asked by ``seat`` would take back now and whose consent it needs.
+
+        A player's own decision needs only their own consent; another
+        player's decision waits for that player; the computer's decisions wait
+        for one human other than the one asking (with no other human at the
+        table, the asking one is enough). Decisions that revealed something
+        hidden are never taken back. :raise CommandRejected: nothing may be undone.
         """
         if not isinstance(seat, int) or not 0 <= seat < len(self.setup.seats):
             raise CommandRejected(f"there is no seat {seat!r} in this game")
         if self.setup.seats[seat].kind == "ai":
             raise CommandRejected("the computer does not ask for undos")
-        if self._undo_request is not None:
-            raise CommandRejected("an undo request is already open")
         if not self._decisions:
             raise CommandRejected("there is nothing to undo")
-        last = self._decisions[-1]
-        if last.revealed:
+        span = self._undo_span(seat)
+        if any(decision.revealed for decision in span[1:]):
+            raise CommandRejected("your last decision lies behind one that revealed hidden tiles or plates; "
+                                  "it cannot be undone")
+        if span[0].revealed:
             raise CommandRejected("the last decision revealed hidden tiles or plates; it cannot be undone")
-        if self.setup.seats[last.seat].kind != "ai":
-            waiting, any_one = (() if last.seat == seat else (last.seat,)), False
-        else:
+        computer = self._computer_seats()
+        makers = {decision.seat for decision in span if decision.seat != seat and decision.seat not in computer}
+        if makers:
+            waiting, any_one = tuple(sorted(makers)), False
+        elif any(decision.seat in computer for decision in span):
             waiting = tuple(i for i, s in enumerate(self.setup.seats) if s.kind != "ai" and i != seat)
             any_one = True
-        if not waiting:
-            self._revert("undo")
+        else:
+            waiting, any_one = (), False
+        return UndoPlan(tuple((d.seat, d.notation) for d in span), waiting, any_one)
+
+    def _undo_plans(self) -> tuple:
+        """Per seat, what its undo would do now (None for the computer's seats)."""
+        plans = []
+        for seat, kind in enumerate(s.kind for s in self.setup.seats):
+            if kind == "ai":
+                plans.append(None)
+                continue
+            try:
+                plans.append(self._undo_plan(seat))
+            except CommandRejected as refusal:
+                plans.append(UndoPlan((), (), False, str(refusal)))
+        return tuple(plans)
+
+    def _request_undo(self, seat):
+        """Ask to take back what :meth:`_undo_plan` says; done at once when nobody else must agree."""
+        if self._undo_request is not None:
+            raise CommandRejected("an undo request is already open")
+        plan = self._undo_plan(seat)
+        if not plan.waiting:
+            self._revert("undo", len(plan.decisions))
             return
-        self._undo_request = UndoRequest(seat, (last.seat, last.notation), len(self._decisions), waiting, any_one,
-                                         self._clock() + UNDO_REQUEST_S)
+        self._undo_request = UndoRequest(seat, plan.decisions[-1], len(self._decisions) - len(plan.decisions) + 1,
+                                         plan.waiting, plan.any_one, self._clock() + UNDO_REQUEST_S,
+                                         decisions=plan.decisions)
 
     def _answer_undo(self, seat, accept):
         request = self._undo_request
@@ -680,7 +748,7 @@ class Session:
             return
         agreed = request.agreed + (seat,)
         if request.any_one or set(agreed) >= set(request.waiting):
-            self._revert("undo")
+            self._revert("undo", len(request.decisions))
         else:
             self._undo_request = dataclasses.replace(request, agreed=agreed)
 
@@ -764,6 +832,8 @@ class Session:
     def _answer(self, answer: _Answer):
         if answer.position != self._position:
             return  # the game moved on while the computer thought
+        if not answer.hint and self._undo_request is not None:
+            return  # the computer waits for the undo request's answer; it searches again if refused
         if answer.hint:
             self._hint = (answer.seat, answer.notation)
             if self.setup.seats[answer.seat].kind == "rig":  # a phone's hint stays on that phone
@@ -772,8 +842,8 @@ class Session:
             self._play(answer.seat, answer.notation, None)
 
     def _engage_computer(self):
-        """Start the search when the pending decision belongs to an AI seat."""
-        if self.game.is_over():
+        """Start the search when the pending decision belongs to an AI seat and no undo request is open."""
+        if self.game.is_over() or self._undo_request is not None:
             return
         seat = self.game.current_player
         if self.setup.seats[seat].kind == "ai":
@@ -815,6 +885,7 @@ class Session:
             breakdown=tuple(game.final_breakdown()) if over else (),
             flash=self._flash,
             undo_request=self._undo_request,
+            undo_plans=self._undo_plans(),
             step_back=not over and self._can_step_back(game.current_player),
             hint=self._hint,
             menu=self._menu.view(),

@@ -1,7 +1,12 @@
 """Undo needs the consent of whoever made the decision it takes back, at the rig as on a phone."""
+import threading
+import time
+
 import pytest
 
 from firmware_py import font
+from firmware_py.journal import Journal
+from firmware_py.players import Thinker
 from firmware_py.session import (
     UNDO_REQUEST_S, AnswerUndo, ChangeSettings, CommandRejected, Play, Press, RequestUndo, Seat, Session, Setup,
 )
@@ -71,17 +76,207 @@ def test_the_computers_decision_needs_one_other_human():
     play_until_undoable(session, seat=1)
     history = session.snapshot.history
     session.apply(RequestUndo(0))
-    assert session.snapshot.undo_request.waiting == (2,) and session.snapshot.undo_request.any_one
+    request = session.snapshot.undo_request
+    assert request.waiting == (2,) and request.any_one
     session.apply(AnswerUndo(2, True))
-    assert session.snapshot.history == history[:-1]
+    undone = session.snapshot.history
+    assert session.snapshot.current_player == 0, "seat 0 is back at its own decision"
+    assert undone == history[:len(undone)] and [seat for seat, _ in history[len(undone):]] == [0, 1]
 
 
-def test_against_the_computer_alone_the_asking_player_is_enough():
-    session = Session(Setup(game="duel", seats=(Seat(), Seat(kind="ai")), seed=3))
-    play_until_undoable(session, seat=1)
+# -- against the computer -------------------------------------------------------------
+
+
+class CountingThinker(Thinker):
+    """The computer playing each decision's first option at once, counting the searches it was asked for."""
+
+    def __init__(self):
+        self.searches = []
+        super().__init__(self._first_option)
+
+    def _first_option(self, game, level, seed=None, cancel=None):
+        self.searches.append(str(game.pending))
+        return game.legal_moves()[0]
+
+
+def settle(session, timeout=10.0):
+    """Wait until the computer has made every decision it is to make now."""
+    snapshot = session.snapshot
+    deadline = time.monotonic() + timeout
+    while not snapshot.over and session.setup.seats[snapshot.current_player].kind == "ai":
+        assert time.monotonic() < deadline, "the computer did not play"
+        snapshot = session.wait_for_change(snapshot.version, 0.2)
+    return snapshot
+
+
+def play_against_the_computer(session, asker):
+    """Play the humans' first options until ``asker``'s undo would take back the computer's decisions
+    together with ``asker``'s own last one."""
+    for _ in range(600):
+        snapshot = settle(session)
+        plan = snapshot.undo_plans[asker]
+        if plan.possible and len(plan.decisions) > 1 and plan.decisions[0][0] == asker:
+            return snapshot
+        session.call(Play(snapshot.current_player, snapshot.options[0]))
+    raise AssertionError("no undo back over the computer's decisions reached")
+
+
+def position_before(session, snapshot, count):
+    """The position ``count`` decisions before ``snapshot``, replayed on the bare game."""
+    game = session.setup.new_game()
+    for _, notation in snapshot.history[:-count]:
+        game.push(notation)
+    return game
+
+
+AGAINST_THE_COMPUTER = {
+    "duel": Setup(game="duel", seats=(Seat(), Seat(kind="ai")), seed=3),
+    "pavilion": Setup(game="pavilion", seats=(Seat(kind="ai"), Seat(), Seat(kind="ai")), seed=8),
+}
+
+
+@pytest.mark.parametrize("game", sorted(AGAINST_THE_COMPUTER))
+def test_undo_against_the_computer_alone_goes_back_to_the_askers_own_decision(game):
+    """The computer's replies and the player's own last decision go back in one request, and the
+    computer does not reply again until the player has chosen again."""
+    setup = AGAINST_THE_COMPUTER[game]
+    asker = next(i for i, seat in enumerate(setup.seats) if seat.kind != "ai")
+    thinker = CountingThinker()
+    session = Session(setup, thinker=thinker).start()
+    try:
+        before = play_against_the_computer(session, asker)
+        plan = before.undo_plans[asker]
+        assert {seat for seat, _ in plan.decisions[1:]} <= {i for i, s in enumerate(setup.seats) if s.kind == "ai"}
+        searches = len(thinker.searches)
+        session.call(RequestUndo(asker))
+        after = session.snapshot
+        expected = position_before(session, before, len(plan.decisions))
+        assert after.history == before.history[:-len(plan.decisions)] and after.undo_request is None
+        assert after.current_player == asker and after.state == expected.to_dict()
+        assert after.options == tuple(str(move) for move in expected.legal_moves())
+        time.sleep(0.3)
+        assert session.snapshot.history == after.history, "the computer moved before the player chose again"
+        assert len(thinker.searches) == searches, "the computer searched the player's own decision"
+        session.call(Play(asker, after.options[-1]))
+        assert len(settle(session).history) > len(after.history)
+    finally:
+        session.stop()
+
+
+def test_undo_against_the_computer_with_another_human_waits_for_that_human():
+    """Seat 0 asks at seat 2's turn, right after the computer's reply: seat 2 must agree, and then
+    seat 0 is back at its own decision with the computer's reply gone."""
+    setup = Setup(game="pavilion", seats=(Seat(), Seat(kind="ai"), Seat(kind="phone")), seed=5)
+    thinker = CountingThinker()
+    session = Session(setup, thinker=thinker).start()
+    try:
+        for _ in range(600):
+            before = settle(session)
+            plan = before.undo_plans[0]
+            if (plan.possible and len(plan.decisions) > 1 and plan.decisions[0][0] == 0
+                    and before.current_player == 2 and {s for s, _ in plan.decisions[1:]} == {1}):
+                break
+            session.call(Play(before.current_player, before.options[0]))
+        session.call(RequestUndo(0))
+        assert session.snapshot.undo_request.waiting == (2,) and session.snapshot.history == before.history
+        session.call(AnswerUndo(2, True))
+        after = session.snapshot
+        assert after.history == before.history[:-len(plan.decisions)] and after.current_player == 0
+        assert after.state == position_before(session, before, len(plan.decisions)).to_dict()
+        searches = len(thinker.searches)
+        time.sleep(0.3)
+        assert session.snapshot.history == after.history and len(thinker.searches) == searches
+    finally:
+        session.stop()
+
+
+def test_another_humans_decision_in_between_needs_that_human():
+    """Seat 2 asks at the computer's turn: seat 0's decision lies between, so seat 0 must agree."""
+    session = three_seats(("rig", "ai", "rig"))
+    for _ in range(300):
+        plan = session.snapshot.undo_plans[2]
+        if plan.possible and {seat for seat, _ in plan.decisions} == {0, 1, 2}:
+            break
+        session.apply(Play(session.snapshot.current_player, session.snapshot.options[0]))
     history = session.snapshot.history
+    session.apply(RequestUndo(2))
+    request = session.snapshot.undo_request
+    assert request.waiting == (0,) and not request.any_one
+    session.apply(AnswerUndo(0, True))
+    assert session.snapshot.history == history[:-len(plan.decisions)] and session.snapshot.current_player == 2
+
+
+def test_a_search_started_before_the_undo_never_lands():
+    """The player takes back their own decision while the computer is still thinking about its reply."""
+    release = threading.Event()
+
+    def slow_first_option(game, level, seed=None, cancel=None):
+        release.wait(10)
+        return game.legal_moves()[0]
+
+    session = Session(Setup(game="duel", seats=(Seat(), Seat(kind="ai")), seed=3),
+                      thinker=Thinker(slow_first_option)).start()
+    try:
+        for _ in range(100):
+            snapshot = session.snapshot
+            if snapshot.current_player == 0:
+                session.call(Play(0, snapshot.options[0]))
+                snapshot = session.snapshot
+                if snapshot.current_player == 1 and snapshot.undo_plans[0].possible:
+                    break
+            release.set()
+            settle(session)
+            release.clear()
+        history = session.snapshot.history
+        session.call(RequestUndo(0))
+        release.set()
+        time.sleep(0.3)
+        assert session.snapshot.history == history[:-1] and session.snapshot.current_player == 0
+    finally:
+        release.set()
+        session.stop()
+
+
+def test_an_undo_behind_a_reveal_is_refused_and_says_why():
+    session = Session(Setup(game="duel", seats=(Seat(), Seat(kind="ai")), seed=3))
+    for _ in range(300):
+        plan = session.snapshot.undo_plans[0]
+        if not plan.possible and "lies behind" in plan.refusal:
+            break
+        session.apply(Play(session.snapshot.current_player, session.snapshot.options[0]))
+    else:
+        raise AssertionError("no undo behind a reveal reached")
+    history = session.snapshot.history
+    with pytest.raises(CommandRejected, match="behind one that revealed"):
+        session.apply(RequestUndo(0))
+    assert session.snapshot.history == history
+
+
+def test_the_undo_plans_leave_out_the_computers_seats_and_say_when_nothing_can_be_undone():
+    session = Session(Setup(game="duel", seats=(Seat(), Seat(kind="ai")), seed=3))
+    plans = session.snapshot.undo_plans
+    assert plans[1] is None and not plans[0].possible and "nothing to undo" in plans[0].refusal
+
+
+def test_a_resumed_game_after_an_undo_over_the_computers_decisions_is_the_position_after_the_undo(tmp_path):
+    journal = Journal(tmp_path)
+    session = Session(Setup(game="duel", seats=(Seat(), Seat(kind="ai")), seed=3), journal=journal)
+    for _ in range(300):
+        plan = session.snapshot.undo_plans[0]
+        if plan.possible and len(plan.decisions) >= 3:
+            break
+        session.apply(Play(session.snapshot.current_player, session.snapshot.options[0]))
     session.apply(RequestUndo(0))
-    assert session.snapshot.history == history[:-1]
+    undone = session.snapshot
+    journal.close()
+    again = Journal(tmp_path)
+    resumed = again.resume()
+    restarted = Session(resumed.setup, game=resumed.game, journal=again)
+    assert restarted.snapshot.history == undone.history and restarted.snapshot.state == undone.state
+    assert [row[2] for row in again.undos(resumed.game_id)] == [n for _, n in plan.decisions]
+    restarted.apply(Play(0, restarted.snapshot.options[0]))  # the journal's line goes on from the undo
+    assert again.games()[0].decisions == len(undone.history) + 1
+    again.close()
 
 
 def test_an_unanswered_request_lapses():
