@@ -183,6 +183,7 @@ REFUSALS = (
     (re.compile(r"the game is not over yet"), "error.not_over"),
     (re.compile(r"there is nothing to undo"), "error.nothing_to_undo"),
     (re.compile(r"nothing to step back to"), "error.nothing_to_step_back"),
+    (re.compile(r"lies behind one that revealed"), "error.undo_behind_reveal"),
     (re.compile(r"revealed hidden tiles or plates"), "error.undo_revealed"),
     (re.compile(r"nobody asked for an undo"), "error.no_undo_request"),
     (re.compile(r"the undo request waits for (?P<names>.+), not (?P<seat>.+)$"), "error.not_asked"),

@@ -12,6 +12,8 @@ from firmware_py import games
 from web_remote import i18n
 
 HISTORY_SHOWN = 12
+ROUNDS = {"duel": 5, "pavilion": 6}
+"""The rounds of each game (the rules' final round, FINAL_ROUND in core_ext/*.pxd)."""
 
 
 def build(snapshot, language: str) -> dict:
@@ -37,6 +39,7 @@ def build(snapshot, language: str) -> dict:
         "game": game,
         "title": t(f"game.{game}"),
         "round": snapshot.state.get("round"),
+        "rounds": ROUNDS[game],
         "pending": snapshot.pending,
         "pending_label": i18n.pending_label(language, game, snapshot.pending),
         "current_player": snapshot.current_player,
@@ -75,6 +78,8 @@ def build(snapshot, language: str) -> dict:
         "flash": None if snapshot.flash is None else {
             "seat": snapshot.flash[0], "message": i18n.refusal(language, snapshot.flash[1])},
         "undo_request": _undo_request(snapshot, language),
+        "undo": [None if plan is None else undo_offer(plan, seat, game, names, language)
+                 for seat, plan in enumerate(snapshot.undo_plans)],
         "step_back": snapshot.step_back,
         "hint": None if snapshot.hint is None else {"seat": snapshot.hint[0]},  # the move: GET /api/hint
         "settings": dict(snapshot.settings),
@@ -92,6 +97,29 @@ def _undo_request(snapshot, language: str):
     return {"seat": request.seat, "ply": request.ply, "decision_seat": seat, "notation": notation,
             "label": i18n.option_label(language, snapshot.setup.game, notation), "waiting": list(request.waiting),
             "agreed": list(request.agreed), "any_one": request.any_one}
+
+
+def undo_offer(plan, seat: int, game: str, names, language: str) -> dict:
+    """What an undo asked by ``seat`` would do now, in one sentence for its Undo button
+    (or why nothing can be undone), and who would have to agree."""
+    if not plan.possible:
+        return {"possible": False, "words": i18n.refusal(language, plan.refusal)}
+    t = functools.partial(i18n.translate, language)
+    (first_seat, first_notation), later = plan.decisions[0], plan.decisions[1:]
+    label = i18n.option_label(language, game, first_notation)
+    if first_seat != seat:
+        words = t("undo.offer.other", name=names[first_seat], label=label)
+    elif not later:
+        words = t("undo.offer.own", label=label)
+    elif plan.any_one or not plan.waiting:
+        words = t("undo.offer.computer", n=len(later), label=label)
+    else:
+        words = t("undo.offer.several", n=len(later), label=label)
+    if plan.waiting:
+        waiting = ", ".join(names[i] for i in plan.waiting)
+        words += " " + t("undo.offer.one_of" if plan.any_one and len(plan.waiting) > 1 else "undo.offer.agree",
+                         names=waiting)
+    return {"possible": True, "words": words}
 
 
 def hint(snapshot, seat: int, language: str):

@@ -328,6 +328,24 @@ def test_the_host_changes_settings_and_frees_seats(client, session, service, pho
     phones.join(1)
 
 
+def test_a_phone_whose_seat_was_freed_is_told_so_with_a_stable_code(client, session, phones):
+    """Every seat command of a freed phone is refused with 403 ``seat_not_held``, so the page can send it back
+    to joining; a host key from an earlier game says ``host_not_held``."""
+    host = {"X-Host-Token": phones.host_token()}
+    seat = session.snapshot.current_player
+    phones.join(seat)
+    assert client.post("/api/host/release", json={"seat": seat}, headers=host).status_code == 200
+    before = session.snapshot
+    for path, body in (("/api/move", {"option": before.options[0]}), ("/api/undo", {}), ("/api/hint", {}),
+                       ("/api/back", {})):
+        refused = phones.post(seat, path, body)
+        assert refused.status_code == 403 and refused.json["code"] == "seat_not_held", (path, refused.json)
+        assert refused.json["message"]
+    assert unchanged(session, before)
+    stale = client.post("/api/host/settings", json={"hints": False}, headers={"X-Host-Token": "from before"})
+    assert stale.status_code == 403 and stale.json["code"] == "host_not_held"
+
+
 def test_game_over_shows_the_final_scoring_broken_down(client, session):
     while not session.snapshot.over:
         snapshot = session.snapshot
