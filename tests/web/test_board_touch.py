@@ -87,8 +87,11 @@ def touch_option(page, snapshot, notation):
     index = snapshot.options.index(notation)
     keys = touches(page, snapshot, notation)
     for key in keys:
-        # At the centre of the part's first shape (its own group's, whatever lies on top).
-        part(page, key).tap(force=True, timeout=10000)
+        # At the centre of the part's first shape (its own group's, whatever lies on top), in the
+        # middle of the screen, clear of the action bar at its foot.
+        found = part(page, key)
+        found.evaluate("node => node.scrollIntoView({ block: 'center' })", timeout=10000)
+        found.tap(force=True)
     if snapshot.reversible[index] and keys:
         expect(page.locator("body")).not_to_have_attribute("data-version", str(snapshot.version))
         assert not page.locator("#confirm").is_visible()
@@ -246,11 +249,16 @@ def test_touches_step_back_and_refused_touches_change_nothing(browser, start_tab
     expect(watcher.locator("#controls")).to_be_hidden()
     assert watcher.locator("#board .chosen").count() == 0
 
-    # A touch on a part that is no option now (the other player's pattern line) changes nothing.
+    # The other player's board is behind its tab; a touch there on a part that is no option now (their
+    # pattern line) changes nothing, and the mover's own tab brings their board back.
     panel = mover.locator("#controls").inner_html()
-    mover.locator(f'#board [data-seat="{1 - snapshot.current_player}"] [data-hit="line:1"] rect').first.tap(force=True)
+    other = 1 - snapshot.current_player
+    mover.locator(f'#board [data-show-seat="{other}"]').tap()
+    mover.locator(f'#board [data-seat="{other}"] [data-hit="line:1"] rect').first.tap(force=True)
     assert mover.locator("#controls").inner_html() == panel and mover.locator("#board .chosen").count() == 0
     assert session.snapshot.version == snapshot.version
+    mover.locator(f'#board [data-show-seat="{snapshot.current_player}"]').tap()
+    expect(mover.locator(f'#board [data-seat="{snapshot.current_player}"]')).to_be_visible()
 
     # Take from the large sun: it reveals nothing and the turn goes on, so one touch plays it, unconfirmed.
     assert snapshot.reversible[snapshot.options.index(take)]
@@ -299,12 +307,17 @@ def test_a_stacking_order_is_touched_tile_by_tile_onto_the_moon(browser, start_t
     notation = next(o for o in snapshot.options if sum(other[1] == o[1] for other in snapshot.options) > 1)
     leftovers = page.locator(f'#board .centre [data-hit^="order:"]')
     assert leftovers.count() and all("legal" in (leftovers.nth(i).get_attribute("class") or "") for i in range(leftovers.count()))
-    tiles = page.locator("#board .centre .tile").count()
     page.locator(f'#board .centre [data-hit="sun:0:{snapshot.state["hand"][0]}"] rect').first.tap(force=True)
     assert page.locator("#board .chosen").count() == 0  # another source does not react now
-    page.locator(f'#board .centre [data-hit="order:{notation[1]}"] rect').first.tap(force=True)
-    expect(page.locator("#board .centre .ghost .tile")).to_have_count(1)  # on the moon, out of the sun
-    assert page.locator("#board .centre .tile").count() == tiles
+    colour = notation[1]
+    left = snapshot.state["small_factories"][factory - 1]["sun"]["BTRYK".index(colour)] - 1
+    page.locator(f'#board .centre [data-hit="order:{colour}"] rect').first.tap(force=True)
+    expect(page.locator(f"#board .centre .ghost .tile-{colour}")).to_have_count(1)  # on the moon,
+    leftover = page.locator(f'#board .centre [data-hit="order:{colour}"]')  # and one fewer in the sun
+    expect(leftover).to_have_count(1 if left else 0)
+    expect(leftover.locator(".badge-text")).to_have_count(1 if left > 1 else 0)
+    if left > 1:
+        expect(leftover.locator(".badge-text")).to_have_text(f"×{left}")
     assert running.session.snapshot.version == snapshot.version
     for key in touches(page, snapshot, notation)[1:]:
         page.locator(f'#board .centre [data-hit="{key}"] rect').first.tap(force=True)

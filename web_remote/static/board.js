@@ -1,15 +1,24 @@
 "use strict";
-// Draws the public state as SVG: factories, plate display and every player's board. Parts a
-// player can touch carry data-hit keys (see touch.js); the viewer's board comes first after the
-// shared part so that it is on the first screen.
+// Draws the public state as SVG, sized for a finger: the shared part of the table (factories, centre,
+// plates) and one player's board large, the other players behind tabs. Every part a player can touch
+// is one box of at least PART drawing units (about a CSS pixel each on a 390 px phone) and owns a
+// cell reaching halfway to its neighbours, so a touch a few pixels off still names it (touch.js).
+// Tile colours carry a shape as their second cue, which reads the same in every language.
 const Board = (() => {
   const NS = "http://www.w3.org/2000/svg";
+  const WIDTH = 360;
+  const PART = 46; // the smallest side of a touchable part
+  const PITCH = 50; // from one touchable part to the next
+  const PAD = (PITCH - PART) / 2; // how far a part's cell reaches beyond its box
   const FILL = { B: "#1f4fa8", T: "#27b3c2", R: "#d2382d", Y: "#f0c230", K: "#262626", S: "#d8b27c", W: "#b9a6d6" };
-  const PAVILION_FILL = { P: "#7b3fa0", G: "#2e9b47", O: "#ef7d1a", Y: "#f0c230", B: "#2a66c9", R: "#d2382d" };
+  const PAVILION_FILL = { P: "#7b3fa0", G: "#2e9b47", O: "#ef7d1a", Y: "#f0c230", B: "#2a66c9", R: "#d2382d", C: "#eeeeee" };
   const PAVILION_COLOURS = "PGOYBR";
   const PAVILION_STARS = "CORBYGP";
   const SPACE = { B: "#c4d1ee", T: "#c3ecf0", R: "#f2c7c3", Y: "#f8ebbd", K: "#bdbdbd", S: "#ecdcc4", W: "#e4dbef" };
-  const LETTER_ON = { B: "#fff", T: "#000", R: "#fff", Y: "#000", K: "#fff", S: "#000", W: "#000" };
+  const GLYPH_ON = { B: "#fff", T: "#000", R: "#fff", Y: "#000", K: "#fff", S: "#000", W: "#000", P: "#fff", G: "#fff", O: "#000", C: "#333" };
+  // One shape per colour within a game: circle, square, diamond, triangles, cross, plus; a star for
+  // the Duel's special tiles and an asterisk for spaces that take any colour.
+  const SHAPE = { R: "circle", B: "square", Y: "diamond", T: "triangle", G: "triangle", O: "down", K: "cross", P: "plus", S: "star", W: "asterisk", C: "asterisk" };
   const COLOURS = "BTRYK";
 
   function svg(tag, attributes = {}, text) {
@@ -19,46 +28,96 @@ const Board = (() => {
     return node;
   }
 
-  // A group for one touchable part: its key, and for the parts of a board the seat it belongs to.
-  function hit(parent, key) {
+  // A group for one touchable part with ``key``: its cell (where a touch counts for it) and its
+  // outlined box, drawn first so that what the part shows lies on top.
+  function part(parent, key, x, y, width = PART, height = PART) {
     const group = svg("g", { "data-hit": key, class: "hit" });
+    group.appendChild(svg("rect", { x: x - PAD, y: y - PAD, width: width + 2 * PAD, height: height + 2 * PAD, class: "cell" }));
+    group.appendChild(svg("rect", { x, y, width, height, rx: 5, class: "target" }));
     parent.appendChild(group);
     return group;
   }
 
-  function label(parent, x, y, text, size = 9, anchor = "start") {
+  function label(parent, x, y, text, size = 11, anchor = "start") {
     parent.appendChild(svg("text", { x, y, "font-size": size, "text-anchor": anchor, class: "label" }, text));
   }
 
-  // A tile with its colour letter as a second cue beside the colour.
+  // A colour's shape centred on (cx, cy) within radius r.
+  function glyph(parent, cx, cy, r, letter, colour) {
+    const stroke = { fill: "none", stroke: colour, "stroke-width": Math.max(1, r * 0.4), "stroke-linecap": "round", class: "glyph" };
+    const filled = { fill: colour, class: "glyph" };
+    const points = (list) => list.map(([x, y]) => `${cx + x * r},${cy + y * r}`).join(" ");
+    const lines = (list) => list.map(([x1, y1, x2, y2]) => `M${cx + x1 * r} ${cy + y1 * r}L${cx + x2 * r} ${cy + y2 * r}`).join("");
+    const shapes = {
+      circle: () => svg("circle", { cx, cy, r: r * 0.8, ...filled }),
+      square: () => svg("rect", { x: cx - r * 0.72, y: cy - r * 0.72, width: r * 1.44, height: r * 1.44, ...filled }),
+      diamond: () => svg("polygon", { points: points([[0, -1], [1, 0], [0, 1], [-1, 0]]), ...filled }),
+      triangle: () => svg("polygon", { points: points([[0, -0.95], [0.95, 0.75], [-0.95, 0.75]]), ...filled }),
+      down: () => svg("polygon", { points: points([[0, 0.95], [0.95, -0.75], [-0.95, -0.75]]), ...filled }),
+      cross: () => svg("path", { d: lines([[-0.7, -0.7, 0.7, 0.7], [0.7, -0.7, -0.7, 0.7]]), ...stroke }),
+      plus: () => svg("path", { d: lines([[0, -0.9, 0, 0.9], [-0.9, 0, 0.9, 0]]), ...stroke }),
+      asterisk: () => svg("path", { d: lines([[0, -0.9, 0, 0.9], [-0.78, -0.45, 0.78, 0.45], [0.78, -0.45, -0.78, 0.45]]), ...stroke }),
+      star: () => svg("polygon", {
+        points: points([...Array(10).keys()].map((i) => {
+          const angle = (Math.PI / 5) * i - Math.PI / 2;
+          const reach = i % 2 ? 0.42 : 1;
+          return [reach * Math.cos(angle), reach * Math.sin(angle)];
+        })),
+        ...filled,
+      }),
+    };
+    const shape = shapes[SHAPE[letter]];
+    if (shape) parent.appendChild(shape());
+  }
+
+  // A tile: its colour and its colour's shape.
   function tile(parent, x, y, size, letter, fills = FILL) {
-    parent.appendChild(svg("rect", { x, y, width: size, height: size, rx: 2, fill: fills[letter] || "#888", class: `tile tile-${letter}` }));
-    parent.appendChild(svg("text", {
-      x: x + size / 2, y: y + size * 0.72, "font-size": size * 0.6, "text-anchor": "middle", fill: LETTER_ON[letter] || "#fff",
-    }, letter));
+    parent.appendChild(svg("rect", { x, y, width: size, height: size, rx: Math.max(1.5, size / 8), fill: fills[letter] || "#888", class: `tile tile-${letter}` }));
+    glyph(parent, x + size / 2, y + size / 2, size * 0.3, letter, GLYPH_ON[letter] || "#fff");
   }
 
+  // A Duel dome space: the pale colour it takes, with that colour's shape faint on it.
   function space(parent, x, y, size, letter) {
-    parent.appendChild(svg("rect", { x, y, width: size, height: size, fill: SPACE[letter] || "#eee", stroke: "#999", "stroke-width": 0.5 }));
-    if (letter === "W" || letter === "S") {
-      parent.appendChild(svg("text", { x: x + size / 2, y: y + size * 0.7, "font-size": size * 0.5, "text-anchor": "middle", fill: "#777" }, letter === "W" ? "✱" : "◆"));
-    }
+    parent.appendChild(svg("rect", { x, y, width: size, height: size, fill: SPACE[letter] || "#eee", stroke: "#999", "stroke-width": 0.5, class: "space" }));
+    glyph(parent, x + size / 2, y + size / 2, size * 0.22, letter, "#0004");
   }
 
-  // Tiles from per-colour counts, in rows of ``perRow``; with ``keyOf``, each colour's tiles are one touchable part.
-  function counts(parent, x, y, size, perColour, perRow, letters = COLOURS, fills = FILL, keyOf = null) {
+  // How many tiles a colour part holds, in a badge on its corner.
+  function badge(parent, x, y, count) {
+    parent.appendChild(svg("circle", { cx: x, cy: y, r: 9, class: "badge" }));
+    parent.appendChild(svg("text", { x, y: y + 4, "font-size": 11, "text-anchor": "middle", class: "badge-text" }, `×${count}`));
+  }
+
+  // The round's wild colour, marked on each of its tiles.
+  function wildMark(parent, x, y) {
+    parent.appendChild(svg("text", { x, y, "font-size": 13, "text-anchor": "middle", class: "wild-mark" }, "★"));
+  }
+
+  // Tiles from per-colour counts, one part per colour present (its tile and how many), in rows of
+  // ``perRow`` parts from (x, y). Without ``keyOf`` nothing can be touched. Returns the height used.
+  function colourParts(parent, x, y, perColour, { letters = COLOURS, fills = FILL, keyOf = null, perRow = 6, wild = null }) {
     let index = 0;
     perColour.forEach((count, colour) => {
-      const group = keyOf && count ? hit(parent, keyOf(letters[colour])) : parent;
-      for (let i = 0; i < count; i += 1) {
-        tile(group, x + (index % perRow) * (size + 2), y + Math.floor(index / perRow) * (size + 2), size, letters[colour], fills);
-        index += 1;
-      }
+      if (!count) return;
+      const letter = letters[colour];
+      const px = x + (index % perRow) * PITCH;
+      const py = y + Math.floor(index / perRow) * PITCH;
+      const group = keyOf ? part(parent, keyOf(letter), px, py) : parent;
+      tile(group, px + 4, py + 4, PART - 8, letter, fills);
+      if (count > 1) badge(group, px + PART - 6, py + PART - 6, count);
+      if (letter === wild) wildMark(group, px + PART - 8, py + 14);
+      index += 1;
     });
+    return Math.max(1, Math.ceil(index / perRow)) * PITCH;
   }
 
-  function pavilionCounts(parent, x, y, size, perColour, perRow, keyOf = null) {
-    counts(parent, x, y, size, perColour, perRow, PAVILION_COLOURS, PAVILION_FILL, keyOf);
+  // Small tiles in a row that nothing touches (hands, kept tiles).
+  function smallTiles(parent, x, y, letters, fills = FILL, size = 16) {
+    [...letters].forEach((letter, i) => tile(parent, x + i * (size + 2), y, size, letter, fills));
+  }
+
+  function perColourLetters(perColour, letters) {
+    return perColour.map((count, colour) => letters[colour].repeat(count)).join("");
   }
 
   function plate(parent, x, y, size, spaces) {
@@ -70,63 +129,89 @@ const Board = (() => {
     const group = svg("g", { class: "centre" });
     root.appendChild(group);
     const large = state.large_factory;
-    group.appendChild(svg("rect", { x: 2, y: 2, width: 96, height: 70, rx: 6, class: "factory" }));
-    label(group, 6, 13, t("board.large_factory"));
-    counts(group, 6, 18, 12, large.sun, 6, COLOURS, FILL, (c) => `sun:0:${c}`);
-    label(group, 6, 52, t("board.moon"));
-    counts(group, 36, 44, 10, large.moon, 4, COLOURS, FILL, (c) => `moon:${c}`);
-    if (large.start_tile) startTile(group, 80, 54, 14, t("board.start_tile"));
+    group.appendChild(svg("rect", { x: 2, y: 2, width: 356, height: 130, rx: 6, class: "factory" }));
+    label(group, 8, 17, t("board.large_factory"));
+    colourParts(group, 8, 24, large.sun, { keyOf: (c) => `sun:0:${c}` });
+    label(group, 8, 104, t("board.moon"));
+    colourParts(group, 62, 78, large.moon, { keyOf: (c) => `moon:${c}` });
+    if (large.start_tile) startTile(group, 320, 8, 28, t("board.start_tile"));
     const stacking = stackingOf(state, payload);
+    let top = 136;
     state.small_factories.forEach((factory, index) => {
-      const x = 102 + index * 64;
-      group.appendChild(svg("rect", { x, y: 2, width: 60, height: 70, rx: 6, class: "factory" }));
-      label(group, x + 4, 13, t("board.factory", { n: index + 1 }));
-      if (stacking.factory === index + 1) {
-        // The leftovers to stack: each touch moves one onto the moon, bottom first.
-        const left = factory.sun.map((count, c) => count - [...stacking.order].filter((letter) => letter === COLOURS[c]).length);
-        counts(group, x + 4, 18, 11, left, 4, COLOURS, FILL, (c) => `order:${c}`);
-      } else {
-        counts(group, x + 4, 18, 11, factory.sun, 4, COLOURS, FILL, (c) => `sun:${index + 1}:${c}`);
-      }
-      const stacked = stacking.factory === index + 1 ? stacking.order : "";
-      [...factory.moon, ...stacked].forEach((letter, i) => {
-        const top = i === factory.moon.length - 1 && !stacked;
-        const at = i < factory.moon.length ? (top ? hit(group, `moon:${letter}`) : group) : ghost(group);
-        tile(at, x + 4 + i * 12, 44, 10, letter);
-      });
-      if (factory.chip) chip(hit(group, `chip:${index + 1}`), x + 4, 58, factory.chip);
-      else if (factory.chip_hidden) label(group, x + 4, 68, `${t("board.chip")}: ?`, 8);
+      const x = 2 + (index % 2) * 180;
+      const y = top + Math.floor(index / 2) * 132;
+      smallFactory(group, factory, index + 1, x, y, stacking);
     });
-    label(group, 2, 88, t("board.display"));
-    state.display.forEach((shown, index) => {
-      if (shown) plate(hit(group, `display:${index + 1}`), 4 + index * 36, 92, 15, shown.spaces);
-      label(group, 4 + index * 36 + 15, 132, String(index + 1), 8, "middle");
-    });
-    const stack = hit(group, "stack");
-    stack.appendChild(svg("rect", { x: 112, y: 90, width: 80, height: 26, rx: 3, class: "plate-back" }));
-    label(stack, 116, 101, t("board.stack", { n: state.stack_size }), 8);
-    if (state.stack_top) label(stack, 116, 112, t(`board.back.${state.stack_top}`), 7);
-    if (state.drawn.length) {
-      label(group, 200, 88, t("board.drawn"));
-      state.drawn.forEach((drawn, index) => {
-        if (drawn.spaces) {
-          plate(hit(group, `drawn:${drawn.plate}`), 200 + index * 34, 92, 14, drawn.spaces);
-        } else {
-          group.appendChild(svg("rect", { x: 200 + index * 34, y: 92, width: 28, height: 28, class: "plate-back" }));
-          label(group, 214 + index * 34, 110, t(`board.back.${drawn.back}`), 7, "middle");
-        }
-      });
-    }
+    top += Math.ceil(state.small_factories.length / 2) * 132;
+    top = plates(group, state, top);
     if (state.hand) {
-      label(group, 116, 128, t("board.hand"), 8);
-      [...state.hand].forEach((letter, i) => tile(group, 150 + i * 12, 119, 10, letter));
+      label(group, 8, top + 14, t("board.hand"));
+      smallTiles(group, 90, top + 2, state.hand);
+      top += 22;
     }
     if (state.kept >= 0 && state.kept_spaces) {
-      label(group, 116, 128, t("board.kept"), 8);
-      plate(group, 164, 116, 11, state.kept_spaces[0]);
+      label(group, 8, top + 16, t("board.kept"));
+      plate(group, 90, top + 2, 12, state.kept_spaces[0]);
+      top += 28;
     }
-    label(group, 200, 137, `${t("board.bag_tower", { bag: sum(state.bag), tower: sum(state.tower) })} · ${t("board.specials", { n: state.special_supply })}`, 7);
-    return underStack(group, state.stack_under || [], state.stack_size, 140);
+    label(group, 8, top + 14, `${t("board.bag_tower", { bag: sum(state.bag), tower: sum(state.tower) })} · ${t("board.specials", { n: state.special_supply })}`, 10);
+    return underStack(group, state.stack_under || [], state.stack_size, top + 20);
+  }
+
+  // A small factory: its sun tiles by colour, its moon (the top tile can be taken), its bonus chip.
+  // While its leftovers await a stacking order, each touch moves one onto the moon, bottom first.
+  function smallFactory(group, factory, number, x, y, stacking) {
+    const t = Remote.t;
+    group.appendChild(svg("rect", { x, y, width: 176, height: 128, rx: 6, class: "factory" }));
+    label(group, x + 6, y + 15, t("board.factory", { n: number }));
+    const ordering = stacking.factory === number;
+    const stacked = ordering ? stacking.order : "";
+    const sun = ordering
+      ? factory.sun.map((count, c) => count - [...stacked].filter((letter) => letter === COLOURS[c]).length)
+      : factory.sun;
+    colourParts(group, x + 6, y + 22, sun, { perRow: 2, keyOf: (c) => (ordering ? `order:${c}` : `sun:${number}:${c}`) });
+    const moon = factory.moon;
+    if (moon.length && !stacked) tile(part(group, `moon:${moon[moon.length - 1]}`, x + 108, y + 22), x + 112, y + 26, PART - 8, moon[moon.length - 1]);
+    else if (moon.length) tile(group, x + 112, y + 26, PART - 8, moon[moon.length - 1]);
+    // Below the top: the rest of the moon, nearest the top first; what the order would stack, see-through.
+    const under = [...moon.slice(0, -1)].reverse();
+    if (stacked) {
+      const coming = ghost(group);
+      [...stacked].forEach((letter, i) => tile(coming, x + 158, y + 22 + i * 15, 13, letter));
+    }
+    under.forEach((letter, i) => tile(group, x + 158, y + 22 + (stacked.length + i) * 15, 13, letter));
+    if (factory.chip) chip(part(group, `chip:${number}`, x + 108, y + 76), x + 131, y + 99, factory.chip);
+    else if (factory.chip_hidden) label(group, x + 108, y + 104, `${t("board.chip")}: ?`, 10);
+  }
+
+  // The dome plates on display, the stack and the plates drawn from it (in rows, so every one fits).
+  function plates(group, state, top) {
+    const t = Remote.t;
+    label(group, 8, top + 14, t("board.display"));
+    state.display.forEach((shown, index) => {
+      const x = 8 + index * 58;
+      if (shown) plate(part(group, `display:${index + 1}`, x, top + 20), x, top + 20, PART / 2, shown.spaces);
+      label(group, x + PART / 2, top + 82, String(index + 1), 10, "middle");
+    });
+    const stack = part(group, "stack", 184, top + 20, 172, PART);
+    stack.appendChild(svg("rect", { x: 186, y: top + 22, width: 168, height: PART - 4, rx: 4, class: "plate-back" }));
+    label(stack, 192, top + 38, t("board.stack", { n: state.stack_size }), 11);
+    if (state.stack_top) label(stack, 192, top + 56, t(`board.back.${state.stack_top}`), 10);
+    top += 90;
+    if (!state.drawn.length) return top;
+    label(group, 8, top + 14, t("board.drawn"));
+    const perRow = 6;
+    state.drawn.forEach((drawn, index) => {
+      const x = 8 + (index % perRow) * 58;
+      const y = top + 20 + Math.floor(index / perRow) * 58;
+      if (drawn.spaces) {
+        plate(part(group, `drawn:${drawn.plate}`, x, y), x, y, PART / 2, drawn.spaces);
+      } else {
+        group.appendChild(svg("rect", { x, y, width: PART, height: PART, rx: 4, class: "plate-back" }));
+        label(group, x + PART / 2, y + PART / 2 + 4, t(`board.back.${drawn.back}`), 8, "middle");
+      }
+    });
+    return top + 20 + Math.ceil(state.drawn.length / perRow) * 58;
   }
 
   // The plates put under the stack, which everyone saw go there, each with its place counted from the top.
@@ -134,14 +219,14 @@ const Board = (() => {
     if (!under.length) return top;
     const row = svg("g", { class: "under-stack" });
     group.appendChild(row);
-    label(row, 2, top + 7, Remote.t("board.under_stack"), 7);
+    label(row, 8, top + 10, Remote.t("board.under_stack"), 10);
     under.forEach((shown, index) => {
-      const x = 2 + (index % 7) * 51;
-      const y = top + 10 + Math.floor(index / 7) * 18;
-      plate(row, x, y, 8, shown.spaces);
-      label(row, x + 18, y + 11, Remote.t("board.from_top", { n: shown.depth + 1, size }), 7);
+      const x = 8 + (index % 5) * 70;
+      const y = top + 16 + Math.floor(index / 5) * 26;
+      plate(row, x, y, 11, shown.spaces);
+      label(row, x + 26, y + 15, Remote.t("board.from_top", { n: shown.depth + 1, size }), 10);
     });
-    return top + 10 + Math.ceil(under.length / 7) * 18;
+    return top + 20 + Math.ceil(under.length / 5) * 26;
   }
 
   // The small factory whose leftovers await a stacking order, and the order touched so far.
@@ -160,7 +245,7 @@ const Board = (() => {
 
   // Points a previewed placement scores, beside the tile.
   function gain(parent, x, y, points) {
-    parent.appendChild(svg("text", { x, y, "font-size": 8, "text-anchor": "middle", class: "gain" }, `+${points}`));
+    parent.appendChild(svg("text", { x, y, "font-size": 12, "text-anchor": "middle", class: "gain" }, `+${points}`));
   }
 
   // What the chosen option would do to ``seat``'s board, from the core's events on a copy of the
@@ -188,107 +273,116 @@ const Board = (() => {
   function startTile(parent, x, y, size, title) {
     const group = svg("g", { class: "start-tile" });
     group.appendChild(svg("title", {}, title));
-    group.appendChild(svg("rect", { x, y, width: size, height: size, rx: 2, fill: "#fff", stroke: "#222" }));
+    group.appendChild(svg("rect", { x, y, width: size, height: size, rx: 3, fill: "#fff", stroke: "#222" }));
     group.appendChild(svg("text", { x: x + size / 2, y: y + size * 0.75, "font-size": size * 0.7, "text-anchor": "middle", fill: "#000" }, "1"));
     parent.appendChild(group);
   }
 
-  // A bonus chip by its face's colours (one or two), named in words for screen readers.
-  function chip(parent, x, y, face) {
+  // A bonus chip centred on (cx, cy) by its face's colours (one or two), named in words for screen readers.
+  function chip(parent, cx, cy, face) {
     const group = svg("g", { class: "chip" });
     group.appendChild(svg("title", {}, [...face].map((letter) => Remote.t(`colour.duel.${letter}`)).join(" / ")));
+    const r = face.length > 1 ? 9.5 : 13;
     [...face].forEach((letter, i) => {
-      group.appendChild(svg("rect", { x: x + i * 9, y, width: 9, height: 9, rx: 4.5, fill: FILL[letter], stroke: "#222", "stroke-width": 0.5 }));
+      const x = cx + (face.length > 1 ? (i ? 10 : -10) : 0);
+      group.appendChild(svg("circle", { cx: x, cy, r, fill: FILL[letter], stroke: "#222", "stroke-width": 0.8 }));
+      glyph(group, x, cy, r * 0.55, letter, GLYPH_ON[letter]);
     });
     parent.appendChild(group);
   }
 
-  function duelPlayer(root, player, seat, payload, top) {
+  const LINE_RIGHT = 190; // where the pattern lines end: they fill from the right
+  const LINE_TILE = 30;
+
+  function duelPlayer(root, player, seat, payload) {
     const t = Remote.t;
-    const group = svg("g", { class: "player", transform: `translate(0 ${top})`, "data-seat": seat });
+    const group = svg("g", { class: "player", "data-seat": seat });
     root.appendChild(group);
-    const name = payload.seats[seat].name;
-    const turn = payload.current_player === seat;
     const plan = planned(payload, seat);
-    group.appendChild(svg("rect", { x: 1, y: 0, width: 358, height: 132, rx: 6, class: turn ? "player-box turn" : "player-box" }));
-    label(group, 6, 12, `${turn ? "▶ " : ""}${name}: ${player.score}`, 10);
+    label(group, 6, 16, boardTitle(payload, seat, player.score), 13);
     player.lines.forEach((line, index) => {
       const capacity = index + 1;
-      const row = hit(group, `line:${capacity}`);
-      const coming = plan.lines[capacity] || "";
-      row.appendChild(svg("rect", { x: 96 - capacity * 14 - 1, y: 17 + index * 15, width: capacity * 14 + 1, height: 15, class: "area" }));
-      for (let i = 0; i < capacity; i += 1) {
-        const x = 96 - (i + 1) * 14;
-        const y = 18 + index * 15;
-        if (i < line.length) tile(row, x, y, 13, line[i]);
-        else if (i < line.length + coming.length) tile(ghost(row), x, y, 13, coming[i - line.length]);
-        else row.appendChild(svg("rect", { x, y, width: 13, height: 13, class: "empty" }));
-      }
-      label(group, 100, 28 + index * 15, String(capacity), 8);
+      const y = 24 + index * PITCH;
+      const width = Math.max(PART, capacity * LINE_TILE + 6);
+      const row = part(group, `line:${capacity}`, LINE_RIGHT - width, y, width, PART);
+      lineTiles(row, line, plan.lines[capacity] || "", capacity, y);
+      label(group, LINE_RIGHT + 5, y + PART / 2 + 4, String(capacity), 11);
     });
-    label(group, 6, 124, t("board.broken"), 8);
-    const broken = hit(group, "line:0");
-    broken.appendChild(svg("rect", { x: 59, y: 113, width: 57, height: 15, class: "area" }));
-    for (let i = 0; i < 4; i += 1) {
-      const coming = plan.broken[i - player.broken.length];
-      if (i < player.broken.length) tile(broken, 60 + i * 14, 114, 13, player.broken[i]);
-      else if (coming) tile(ghost(broken), 60 + i * 14, 114, 13, coming);
-      else broken.appendChild(svg("rect", { x: 60 + i * 14, y: 114, width: 13, height: 13, class: "empty" }));
+    const brokenY = 24 + 6 * PITCH;
+    label(group, 6, brokenY + PART / 2 + 4, t("board.broken"), 11);
+    const broken = part(group, "line:0", LINE_RIGHT - (4 * LINE_TILE + 6), brokenY, 4 * LINE_TILE + 6, PART);
+    lineTiles(broken, player.broken, plan.broken, 4, brokenY);
+    label(group, 210, 36, t("board.chips"), 11);
+    player.chips.forEach((face, i) => {
+      const x = 210 + (i % 3) * PITCH;
+      const y = 44 + Math.floor(i / 3) * PITCH;
+      chip(part(group, `pay:${face}`, x, y), x + PART / 2, y + PART / 2, face);
+    });
+    objectives(group, payload, seat, 44 + Math.max(1, Math.ceil(player.chips.length / 3)) * PITCH + 10);
+    return dome(group, player, payload, plan, seat, brokenY + PITCH + 8);
+  }
+
+  // The tiles of one pattern line (or the broken line), right-aligned: laid, coming (see-through), empty.
+  function lineTiles(row, laid, coming, capacity, y) {
+    for (let i = 0; i < capacity; i += 1) {
+      const x = LINE_RIGHT - 3 - (i + 1) * LINE_TILE + 2;
+      const ty = y + (PART - (LINE_TILE - 4)) / 2;
+      if (i < laid.length) tile(row, x, ty, LINE_TILE - 4, laid[i]);
+      else if (i < laid.length + coming.length) tile(ghost(row), x, ty, LINE_TILE - 4, coming[i - laid.length]);
+      else row.appendChild(svg("rect", { x, y: ty, width: LINE_TILE - 4, height: LINE_TILE - 4, class: "empty" }));
     }
-    const size = 17;
+  }
+
+  // The dome: nine plate slots of four spaces; a space or an empty slot is one part each.
+  function dome(group, player, payload, plan, seat, top) {
+    const x0 = 30;
+    const y0 = top + 14;
     const preview = payload.preview && payload.preview.seat === seat ? payload.preview : null;
     for (let slot = 0; slot < 9; slot += 1) {
-      const x = 120 + (slot % 3) * 2 * size;
-      const y = 18 + Math.floor(slot / 3) * 2 * size;
-      const area = hit(group, `slot:${slot + 1}`);
+      const x = x0 + (slot % 3) * 2 * PITCH + PAD;
+      const y = y0 + Math.floor(slot / 3) * 2 * PITCH + PAD;
+      const side = 2 * PITCH - 2 * PAD;
       if (preview && preview.slot === slot + 1) {
-        plate(area, x, y, size, preview.spaces);
-        area.appendChild(svg("rect", { x, y, width: 2 * size, height: 2 * size, class: "preview" }));
+        const area = part(group, `slot:${slot + 1}`, x, y, side, side);
+        plate(area, x, y, side / 2, preview.spaces);
+        area.appendChild(svg("rect", { x, y, width: side, height: side, class: "preview" }));
       } else if (player.plates[slot] < 0) {
-        area.appendChild(svg("rect", { x, y, width: 2 * size, height: 2 * size, class: "no-plate" }));
-        label(area, x + size, y + size + 3, String(slot + 1), 8, "middle");
+        const area = part(group, `slot:${slot + 1}`, x, y, side, side);
+        area.appendChild(svg("rect", { x, y, width: side, height: side, rx: 5, class: "no-plate" }));
+        label(area, x + side / 2, y + side / 2 + 5, String(slot + 1), 14, "middle");
       }
     }
     player.dome_spaces.forEach((row, r) => {
       [...row].forEach((letter, c) => {
         if (letter === "-") return;
-        const x = 120 + c * size;
-        const y = 18 + r * size;
-        const cell = hit(group, `cell:${r + 1}:${c + 1}`);
-        space(cell, x, y, size, letter);
+        const x = x0 + c * PITCH + PAD;
+        const y = y0 + r * PITCH + PAD;
+        const cell = part(group, `cell:${r + 1}:${c + 1}`, x, y);
+        space(cell, x, y, PART, letter);
         const laid = player.dome[r][c];
         const coming = plan.cells[`${r + 1}:${c + 1}`];
-        if (laid !== ".") tile(cell, x + 2, y + 2, size - 4, laid);
-        else if (coming) tile(ghost(cell), x + 2, y + 2, size - 4, coming.letter);
+        if (laid !== ".") tile(cell, x + 4, y + 4, PART - 8, laid);
+        else if (coming) tile(ghost(cell), x + 4, y + 4, PART - 8, coming.letter);
       });
     });
     Object.entries(plan.cells).forEach(([at, coming]) => {
       const [r, c] = at.split(":").map(Number);
-      gain(group, 120 + (c - 1) * size + size / 2, 18 + (r - 1) * size - 1, coming.points);
+      gain(group, x0 + (c - 1) * PITCH + PITCH / 2, y0 + (r - 1) * PITCH + 14, coming.points);
     });
     for (let i = 0; i < 6; i += 1) {
-      label(group, 120 + i * size + size / 2, 16, String(i + 1), 6, "middle");
-      label(group, 116, 18 + i * size + size / 2 + 2, String(i + 1), 6, "end");
+      label(group, x0 + i * PITCH + PITCH / 2, y0 - 3, String(i + 1), 10, "middle");
+      label(group, x0 - 5, y0 + i * PITCH + PITCH / 2 + 4, String(i + 1), 10, "end");
     }
-    label(group, 230, 24, t("board.chips"), 8);
-    player.chips.forEach((face, i) => {
-      const x = 230 + (i % 4) * 30;
-      const y = 28 + Math.floor(i / 4) * 12;
-      const payWith = hit(group, `pay:${face}`);
-      payWith.appendChild(svg("rect", { x: x - 2, y: y - 1, width: 26, height: 11, rx: 3, class: "area" }));
-      chip(payWith, x, y, face);
-    });
-    objectives(group, payload, seat);
-    return top + 136;
+    return y0 + 6 * PITCH + 6;
   }
 
   // The game's objectives with this seat's points toward them so far.
-  function objectives(group, payload, seat) {
+  function objectives(group, payload, seat, top) {
     const progress = payload.objectives;
     if (!progress || !progress.length) return;
-    label(group, 230, 62, Remote.t("flag.objectives"), 8);
+    label(group, 210, top, Remote.t("flag.objectives"), 11);
     progress.forEach((objective, i) => {
-      label(group, 230, 73 + i * 10, `${objective.label}: ${objective.points[seat]}`, 7);
+      label(group, 210, top + 15 + i * 14, `${objective.label}: ${objective.points[seat]}`, 10);
     });
   }
 
@@ -296,90 +390,76 @@ const Board = (() => {
     const t = Remote.t;
     const group = svg("g", { class: "centre" });
     root.appendChild(group);
-    label(group, 4, 12, t("board.wild"));
-    tile(group, 70, 3, 12, state.wild, PAVILION_FILL);
+    label(group, 6, 18, t("board.wild"));
+    tile(group, 110, 2, 24, state.wild, PAVILION_FILL);
+    label(group, WIDTH - 4, 18, t("board.bag_tower", { bag: sum(state.bag), tower: sum(state.tower) }), 10, "end");
+    const colours = { letters: PAVILION_COLOURS, fills: PAVILION_FILL, wild: state.wild };
     state.factories.forEach((factory, index) => {
-      const x = 2 + (index % 5) * 71;
-      const y = 20 + Math.floor(index / 5) * 44;
-      group.appendChild(svg("rect", { x, y, width: 68, height: 40, rx: 6, class: "factory" }));
-      label(group, x + 4, y + 11, t("board.factory", { n: index + 1 }), 8);
-      pavilionCounts(group, x + 4, y + 15, 10, factory, 5, (c) => `take:${index + 1}:${c}`);
-      wildMarks(group, x + 4, y + 15, 10, factory, 5, state.wild);
+      const x = 2 + (index % 3) * 120;
+      const y = 28 + Math.floor(index / 3) * 124;
+      group.appendChild(svg("rect", { x, y, width: 116, height: 120, rx: 6, class: "factory" }));
+      label(group, x + 8, y + 15, t("board.factory", { n: index + 1 }));
+      colourParts(group, x + 10, y + 22, factory, { ...colours, perRow: 2, keyOf: (c) => `take:${index + 1}:${c}` });
     });
-    const top = 20 + Math.ceil(state.factories.length / 5) * 44;
-    label(group, 4, top + 10, t("board.centre"));
-    if (state.token_holder < 0) startTile(group, 330, top + 1, 12, t("board.start_token"));
-    pavilionCounts(group, 4, top + 14, 10, state.centre, 28, (c) => `take:0:${c}`);
-    wildMarks(group, 4, top + 14, 10, state.centre, 28, state.wild);
-    label(group, 4, top + 40, t("board.supply"));
-    pavilionCounts(group, 4, top + 44, 10, state.supply, 28, (c) => `supply:${c}`);
-    wildMarks(group, 4, top + 44, 10, state.supply, 28, state.wild);
-    label(group, 200, 12, t("board.bag_tower", { bag: sum(state.bag), tower: sum(state.tower) }), 8);
-    return top + 62;
+    let top = 28 + Math.ceil(state.factories.length / 3) * 124;
+    label(group, 6, top + 14, t("board.centre"));
+    if (state.token_holder < 0) startTile(group, 110, top, 20, t("board.start_token"));
+    top += 20;
+    top += colourParts(group, 8, top + PAD, state.centre, { ...colours, keyOf: (c) => `take:0:${c}` });
+    label(group, 6, top + 14, t("board.supply"));
+    top += 20;
+    top += colourParts(group, 8, top + PAD, state.supply, { ...colours, keyOf: (c) => `supply:${c}` });
+    return top + 4;
   }
 
-  // A star on each tile of the round's wild colour, drawn over ``counts``' layout.
-  function wildMarks(parent, x, y, size, perColour, perRow, wild) {
-    let index = 0;
-    perColour.forEach((count, colour) => {
-      for (let i = 0; i < count; i += 1) {
-        if (PAVILION_COLOURS[colour] === wild) {
-          const tx = x + (index % perRow) * (size + 2);
-          const ty = y + Math.floor(index / perRow) * (size + 2);
-          parent.appendChild(svg("text", { x: tx + size - 1, y: ty + 4, "font-size": 6, "text-anchor": "middle", class: "wild-mark" }, "★"));
-        }
-        index += 1;
-      }
-    });
-  }
-
-  // One star: six spaces round its middle, each with the cost printed on it; placed tiles in their colour.
-  function star(parent, cx, cy, letter, spaces, costs, plan) {
-    parent.appendChild(svg("text", { x: cx, y: cy + 3, "font-size": 8, "text-anchor": "middle", class: "label" }, letter));
+  // One star as a row: its colour's tile, then its six spaces in order round the star, each with
+  // the cost printed on it; placed tiles in their colour.
+  function star(parent, y, letter, spaces, costs, plan) {
+    const row = svg("g", { class: "star" });
+    row.appendChild(svg("title", {}, Remote.t(`star.${letter}`)));
+    parent.appendChild(row);
+    tile(row, 6, y + 7, 32, letter, PAVILION_FILL);
     [...spaces].forEach((laid, position) => {
-      const angle = (Math.PI / 3) * position - Math.PI / 2;
-      const x = cx + 13 * Math.cos(angle) - 5;
-      const y = cy + 13 * Math.sin(angle) - 5;
-      const spot = hit(parent, `space:${letter}${position + 1}`);
+      const x = 52 + position * PITCH + PAD;
+      const spot = part(row, `space:${letter}${position + 1}`, x, y + PAD);
       const coming = plan.spaces[`${letter}${position + 1}`];
       if (laid === "." && coming) {
-        tile(ghost(spot), x, y, 10, coming.letter, PAVILION_FILL);
-        gain(parent, x + 5, y - 1, coming.points);
+        tile(ghost(spot), x + 4, y + PAD + 4, PART - 8, coming.letter, PAVILION_FILL);
+        gain(row, x + PART / 2, y + 14, coming.points);
       } else if (laid === ".") {
-        spot.appendChild(svg("rect", { x, y, width: 10, height: 10, rx: 2, fill: PAVILION_FILL[letter] || "#ddd", "fill-opacity": 0.25, stroke: "#999", "stroke-width": 0.5 }));
-        spot.appendChild(svg("text", { x: x + 5, y: y + 8, "font-size": 7, "text-anchor": "middle", fill: "#555" }, String(costs[position])));
+        spot.appendChild(svg("rect", { x: x + 3, y: y + PAD + 3, width: PART - 6, height: PART - 6, rx: 4, fill: PAVILION_FILL[letter], "fill-opacity": 0.25, class: "star-space" }));
+        spot.appendChild(svg("text", { x: x + PART / 2, y: y + PAD + PART / 2 + 6, "font-size": 17, "text-anchor": "middle", class: "cost" }, String(costs[position])));
       } else {
-        tile(spot, x, y, 10, laid, PAVILION_FILL);
+        tile(spot, x + 4, y + PAD + 4, PART - 8, laid, PAVILION_FILL);
       }
     });
   }
 
-  function pavilionSeat(root, seatState, seat, payload, top) {
+  function pavilionSeat(root, seatState, seat, payload) {
     const t = Remote.t;
-    const group = svg("g", { class: "player", transform: `translate(0 ${top})`, "data-seat": seat });
+    const group = svg("g", { class: "player", "data-seat": seat });
     root.appendChild(group);
-    const turn = payload.current_player === seat;
-    group.appendChild(svg("rect", { x: 1, y: 0, width: 358, height: 124, rx: 6, class: turn ? "player-box turn" : "player-box" }));
     const plan = planned(payload, seat);
     const passed = seatState.passed ? ` (${t("board.passed")})` : "";
-    label(group, 6, 12, `${turn ? "▶ " : ""}${payload.seats[seat].name}: ${seatState.score}${passed}`, 10);
-    label(group, 6, 28, t("board.hand"), 8);
-    pavilionCounts(group, 6, 32, 10, seatState.hand, 8, (c) => `hand:${c}`);
-    wildMarks(group, 6, 32, 10, seatState.hand, 8, payload.state.wild);
-    label(group, 6, 72, t("board.corners"), 8);
-    pavilionCounts(group, 6, 76, 10, seatState.corners, 4);
-    if (payload.state.token_holder === seat) startTile(group, 330, 4, 12, t("board.start_token"));
+    label(group, 6, 16, `${boardTitle(payload, seat, seatState.score)}${passed}`, 13);
+    if (payload.state.token_holder === seat) startTile(group, 330, 2, 20, t("board.start_token"));
+    label(group, 6, 38, t("board.hand"), 11);
+    const colours = { letters: PAVILION_COLOURS, fills: PAVILION_FILL, wild: payload.state.wild };
+    let top = 44 + colourParts(group, 8, 44 + PAD, seatState.hand, { ...colours, keyOf: (c) => `hand:${c}` });
+    label(group, 6, top + 14, t("board.corners"), 11);
+    smallTiles(group, 90, top + 1, perColourLetters(seatState.corners, PAVILION_COLOURS), PAVILION_FILL);
     const built = (kind) => seatState.structures.filter((name) => name.startsWith(kind)).length;
-    label(group, 6, 100, t("board.structures", { pillars: built("P-"), statues: built("S-"), windows: built("W-") }), 7);
-    const centreX = 250;
-    const centreY = 62;
+    label(group, 6, top + 36, t("board.structures", { pillars: built("P-"), statues: built("S-"), windows: built("W-") }), 10);
+    top += 44;
     seatState.board.forEach((spaces, index) => {
-      const angle = (Math.PI / 3) * (index - 1) - Math.PI / 2;
-      const x = index === 0 ? centreX : centreX + 48 * Math.cos(angle);
-      const y = index === 0 ? centreY : centreY + 40 * Math.sin(angle);
-      star(group, x, y, PAVILION_STARS[index], spaces, payload.state.costs[index], plan);
+      star(group, top + index * PITCH, PAVILION_STARS[index], spaces, payload.state.costs[index], plan);
     });
-    return top + 128;
+    return top + seatState.board.length * PITCH + 4;
+  }
+
+  function boardTitle(payload, seat, score) {
+    const turn = payload.current_player === seat;
+    return `${turn ? "▶ " : ""}${payload.seats[seat].name}: ${score}`;
   }
 
   // Per game: the shared part of the table, the boards in the state, and how to draw one board.
@@ -388,21 +468,62 @@ const Board = (() => {
     pavilion: { centre: pavilionCentre, boards: (state) => state.seats, board: pavilionSeat },
   };
 
-  // Draw ``payload``'s table; ``first`` is the seat drawn right after the shared part (the viewer's).
-  function draw(container, payload, first = null) {
-    const game = GAMES[payload.game];
-    const root = svg("svg", { class: "table-drawing", role: "group", "aria-label": Remote.t("live.board") });
-    let height = game.centre(root, payload.state, payload);
-    const boards = game.boards(payload.state);
-    const order = boards.map((_, seat) => seat);
-    if (first !== null) order.sort((a, b) => (b === first) - (a === first));
-    order.forEach((seat) => {
-      height = game.board(root, boards[seat], seat, payload, height);
+  // Which board a drawing shows large: a tab the viewer chose holds while the same seat decides in
+  // the same game; otherwise ``first`` (the viewer's seat), else the seat whose turn it is.
+  const chosenTab = new WeakMap();
+
+  function shownSeat(container, payload, first, seats) {
+    const turnKey = `${payload.game_id}:${payload.current_player}`;
+    const chosen = chosenTab.get(container);
+    if (chosen && chosen.turnKey === turnKey && chosen.seat < seats) return chosen.seat;
+    chosenTab.delete(container);
+    if (first !== null && first < seats) return first;
+    return payload.current_player !== null && payload.current_player !== undefined ? payload.current_player : 0;
+  }
+
+  // One tab per seat, with the score: touching it shows that seat's board large.
+  function tabs(container, payload, boards, shown, redraw) {
+    const t = Remote.t;
+    const row = document.createElement("div");
+    row.className = "seat-tabs";
+    row.setAttribute("role", "group");
+    row.setAttribute("aria-label", t("board.boards"));
+    boards.forEach((board, seat) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = payload.current_player === seat ? "seat-tab turn" : "seat-tab";
+      button.dataset.showSeat = String(seat);
+      button.setAttribute("aria-pressed", String(seat === shown));
+      button.textContent = `${payload.current_player === seat ? "▶ " : ""}${payload.seats[seat].name} ${board.score}`;
+      button.addEventListener("click", () => {
+        chosenTab.set(container, { seat, turnKey: `${payload.game_id}:${payload.current_player}` });
+        redraw();
+      });
+      row.appendChild(button);
     });
-    root.setAttribute("viewBox", `0 0 360 ${height}`);
-    container.replaceChildren(root);
-    markLast(root, payload);
+    return row;
+  }
+
+  // One drawing of the table, as tall as ``drawPart`` (which draws into it and returns its height) needs.
+  function drawing(name, drawPart) {
+    const root = svg("svg", { class: "table-drawing", role: "group", "aria-label": name });
+    root.setAttribute("viewBox", `0 0 ${WIDTH} ${drawPart(root)}`);
     return root;
+  }
+
+  // Draw ``payload``'s table into ``container``: the shared part, a tab per seat and one seat's board
+  // (``first``, the viewer's, unless a tab was chosen). ``redraw`` draws again after a tab is touched.
+  // Returns the container, where the parts are.
+  function draw(container, payload, first = null, redraw = () => draw(container, payload, first)) {
+    const game = GAMES[payload.game];
+    const boards = game.boards(payload.state);
+    const shown = shownSeat(container, payload, first, boards.length);
+    const centre = drawing(Remote.t("live.board"), (root) => game.centre(root, payload.state, payload));
+    const seatBoard = drawing(Remote.t("board.of", { name: payload.seats[shown].name }),
+      (root) => game.board(root, boards[shown], shown, payload));
+    container.replaceChildren(centre, tabs(container, payload, boards, shown, redraw), seatBoard);
+    markLast(container, payload);
+    return container;
   }
 
   // The parts of a board that the last decision changed, from the core's events.
@@ -415,12 +536,12 @@ const Board = (() => {
     tile_placed: (e) => `space:${e.space}`,
   };
 
-  function markLast(root, payload) {
+  function markLast(container, payload) {
     if (!payload.last) return;
     payload.last.events.forEach((event) => {
       const keyOf = LAST_KEYS[event.event];
       if (!keyOf || event.player === null) return;
-      const board = root.querySelector(`[data-seat="${event.player}"]`);
+      const board = container.querySelector(`[data-seat="${event.player}"]`);
       if (!board) return;
       board.querySelectorAll(`[data-hit="${keyOf(event)}"]`).forEach((node) => node.classList.add("last"));
     });

@@ -1,7 +1,9 @@
 "use strict";
 // The board as the controller: every option of the pending decision is a short path of touches on
 // the drawing (a source, then a target or a choice); only the next steps of some option react and
-// are highlighted. Once the touches name one option the confirm panel shows what it would do.
+// are highlighted. A touch counts for the highlighted part whose cell it lands in, not only on the
+// part itself: a finger is not a mouse pointer. Once the touches name one option the confirm panel
+// shows what it would do.
 const Touch = (() => {
   // The touches that name an option, from its notation (docs/notation.md).
   const PATHS = {
@@ -107,7 +109,7 @@ const Touch = (() => {
         onConfirm(option.notation);
         return;
       }
-      render();
+      render(true);
     }
 
     function back() {
@@ -131,13 +133,49 @@ const Touch = (() => {
       return shown;
     }
 
-    function render() {
-      const svgRoot = Board.draw(root, { ...payload, preview: preview() }, seat);
+    // Draw the board for this seat's decision; with ``reveal``, scroll the next parts into view
+    // when none of them is on the screen (the line to fill after a take, the hand after a space).
+    function render(reveal = false) {
+      const drawn = Board.draw(root, { ...payload, preview: preview() }, seat, () => render());
       const next = nextKeys();
-      mark(svgRoot, next, "legal");
-      markTouched(svgRoot);
-      if (hinted) mark(svgRoot, PATHS[payload.game](hinted), "hint");
-      renderPanel(svgRoot, next);
+      mark(drawn, next, "legal");
+      markTouched(drawn);
+      if (hinted) mark(drawn, PATHS[payload.game](hinted), "hint");
+      root.dataset.touches = touched.join(" ");
+      renderPanel(drawn, next);
+      if (reveal) revealNext(drawn);
+    }
+
+    function revealNext(drawn) {
+      const legal = [...drawn.querySelectorAll("[data-hit].legal")];
+      const bottom = freeBottom();
+      const onScreen = (node) => {
+        const box = node.getBoundingClientRect();
+        return box.bottom > 0 && box.top < bottom;
+      };
+      if (legal.length && !legal.some(onScreen)) legal[0].scrollIntoView({ block: "center" });
+    }
+
+    // Where the page stops being visible: the top of a bar fixed over its foot that holds the panel.
+    function freeBottom() {
+      for (let node = panel; node; node = node.parentElement) {
+        if (getComputedStyle(node).position === "fixed") return node.getBoundingClientRect().top;
+      }
+      return window.innerHeight;
+    }
+
+    // The part a touch at (x, y) names: of the outlined parts whose cell holds the point, the one
+    // whose box is nearest. A finger lands a few pixels off; a cell reaches halfway to the next part.
+    function partAt(x, y) {
+      let best = null;
+      root.querySelectorAll("[data-hit].legal").forEach((node) => {
+        const cell = (node.querySelector(":scope > .cell") || node).getBoundingClientRect();
+        if (x < cell.left || x > cell.right || y < cell.top || y > cell.bottom) return;
+        const box = (node.querySelector(":scope > .target") || node).getBoundingClientRect();
+        const distance = Math.hypot(Math.max(box.left - x, 0, x - box.right), Math.max(box.top - y, 0, y - box.bottom));
+        if (!best || distance < best.distance) best = { key: node.dataset.hit, distance };
+      });
+      return best && best.key;
     }
 
     function button(text, onClick, { id, secondary = false, key } = {}) {
@@ -180,8 +218,9 @@ const Touch = (() => {
     }
 
     root.addEventListener("click", (event) => {
-      const node = event.target.closest("[data-hit]");
-      if (node && seat !== null && payload && root.contains(node)) touch(node.dataset.hit);
+      if (seat === null || !payload) return;
+      const key = partAt(event.clientX, event.clientY);
+      if (key) touch(key);
     });
 
     return {
@@ -196,11 +235,12 @@ const Touch = (() => {
         if (!yours || moved) hinted = null;
         if (!yours) {
           Board.draw(root, payload, mine);
+          delete root.dataset.touches;
           panel.hidden = true;
           panel.replaceChildren();
           return;
         }
-        render();
+        render(moved);
       },
       // Outline the hint's parts on the board (null: no hint).
       hint(notation) {
