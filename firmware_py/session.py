@@ -18,6 +18,7 @@ import time
 from typing import Callable, Optional
 
 from firmware_py import games
+from firmware_py import controls
 from firmware_py.controls import HostMenu, SeatControls
 from firmware_py.credentials import HOST_CODE_DIGITS, Credentials, new_code, same_code
 from firmware_py.players import HINT_LEVEL, Thinker
@@ -319,8 +320,6 @@ class Session:
         self._flash = None
         self._menu = HostMenu()
         self._host_code = None  # (code, expires) once the HOST menu showed one
-        self._host_code_shown = False
-        self._showing = None  # the HOST menu item on show: "address" or "legend"
         self._start(setup, game)
         self._resumed = game is not None and journal is not None  # the page says the table was restarted
         self._snapshot = self._build_snapshot()
@@ -402,8 +401,9 @@ class Session:
             self._handle(command, future)
 
     def _until_deadline(self):
-        """Seconds until the open undo request lapses or a new join code is due (None: nothing to wait for)."""
-        deadlines = []
+        """Seconds until the open undo request lapses, a new join code is due or the HOST menu closes by
+        itself (None: nothing to wait for)."""
+        deadlines = [] if self._menu.closes_at is None else [self._menu.closes_at]
         if self._undo_request is not None:
             deadlines.append(self._undo_request.expires)
         if self._join_guesses >= JOIN_GUESSES_PER_CODE:
@@ -413,11 +413,13 @@ class Session:
         return min(1.0, max(0.0, min(deadlines) - self._clock()))
 
     def _expire(self) -> bool:
-        """Drop an undo request whose time is up, draw a join code that is due; True if either happened."""
+        """Drop an undo request whose time is up, draw a join code that is due, close the HOST menu when
+        its time is up; True if any happened."""
         lapsed = self._undo_request is not None and self._clock() >= self._undo_request.expires
         if lapsed:
             self._undo_request = None
-        return self._renew_join_code_when_due() or lapsed
+        closed = self._menu.expire(self._clock())
+        return self._renew_join_code_when_due() or lapsed or closed
 
     def _handle(self, command, future):
         """Apply one command; a refusal flashes on the seat and fails the command's future."""
@@ -544,7 +546,8 @@ class Session:
         if not same_code(login.code, self._host_code[0]):
             raise WrongCode("wrong host code")
         self._keep_credentials(self._credentials.with_host(login.credential))
-        self._host_code, self._host_code_shown = None, False
+        self._host_code = None
+        self._menu.stop_showing("host code")  # a used code leaves the centre panel at once
 
     def _release(self, seat):
         if not isinstance(seat, int) or not 0 <= seat < len(self.setup.seats):
@@ -572,6 +575,7 @@ class Session:
         self._game_serial = next(self._serial)
         self._decisions = [_Decision(*decision) for decision in restored]
         self._undo_request = None
+        self._menu.close()  # a new game begins on show, whatever the menu showed
         self._controls = [SeatControls() for _ in setup.seats]
         self._refresh_options()
 
@@ -755,60 +759,50 @@ class Session:
     # -- buttons ------------------------------------------------------------
 
     def _press(self, press: Press):
-        if press.seat is None:
-            self._host(press)
-            return
+        """A rig button (``seat`` None: HOST): what it does follows the table's mode, as
+        :data:`controls.ACTIONS` tells; anything it cannot do is refused, so the seat's panel flashes."""
         seat = press.seat
-        if not 0 <= seat < len(self.setup.seats):
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < len(self.setup.seats)):
             raise CommandRejected(f"there is no seat {seat}")
-        if self._menu.is_open:
-            self._host(press)
-            return
-        asked = self._undo_request is not None and seat in self._undo_request.waiting
-        if press.kind == "hold" and press.button in ("OK", "BACK") and asked:
-            self._answer_undo(seat, press.button == "OK")  # a long press answers; a plain OK never does
-            return
-        if press.kind == "hold" and press.button == "BACK":
-            self._request_undo(seat)
-            return
-        if press.kind == "hold" and press.button == "OK":
-            self._request_hint(seat)  # no undo request waits for this seat: a hint, shown by its highlight
-            return
-        if press.button == "BACK":
-            self._step_back(seat)
-            return
-        self._check_seat(seat)
-        controls = self._controls[seat]
-        if press.button in ("PREV", "NEXT"):
-            controls.step(-1 if press.button == "PREV" else 1)
-        elif press.button == "OK":
-            self._play(seat, self._options[controls.index], None)
-        else:
+        mode = self._menu.mode
+        if mode == controls.GAME and seat is not None and self._undo_request is not None \
+                and seat in self._undo_request.waiting:
+            mode = controls.ASKED
+        action = controls.ACTIONS[mode].get(controls.key(press.button, press.kind, seat is None))
+        if action is None:
             raise CommandRejected(f"unknown button {press.button!r}")
-
-    def _host(self, press: Press):
-        """The HOST button, and every button while the HOST menu is open."""
-        if press.seat is None and press.kind == "hold":
-            self._menu.toggle()
-            self._host_code_shown = False
-            self._showing = None
-            return
-        if not self._menu.is_open:
+        if mode in (controls.MENU, controls.SHOWING):
+            self._host(self._menu.act(action, self._clock()))
+        elif action == "open menu":
+            self._menu.open(self._clock())
+        elif action == "refuse":
             raise CommandRejected("hold HOST to open the menu")
-        self._host_code_shown = False  # any button press moves on from the host code
-        self._showing = None
-        action = self._menu.press(press.button)
-        if action == "host code":
+        elif action in ("previous option", "next option"):
+            self._check_seat(seat)
+            if len(self._options) < 2:
+                raise CommandRejected("there is only one option")
+            self._controls[seat].step(-1 if action == "previous option" else 1)
+        elif action == "play":
+            self._check_seat(seat)
+            self._play(seat, self._options[self._controls[seat].index], None)
+        elif action == "step back":
+            self._step_back(seat)
+        elif action == "hint":
+            self._request_hint(seat)  # shown by the highlight moving to it
+        elif action == "ask undo":
+            self._request_undo(seat)
+        else:  # a long press answers an undo request; a plain OK never does
+            self._answer_undo(seat, action == "agree")
+
+    def _host(self, item):
+        """Carry out the HOST menu's item ``item`` just chosen (None: the press only moved the menu)."""
+        if item == "host code":
             self._host_code = (new_code(HOST_CODE_DIGITS), self._clock() + HOST_CODE_S)
-            self._host_code_shown = True
-        elif action == "new game":
+        elif item == "new game":
             self._start(dataclasses.replace(self.setup, seed=None), None)
-            self._menu.close()
-        elif action in ("address", "legend"):
-            self._showing = action
-        elif action == "brightness":
+        elif item == "brightness":
             self._settings["brightness"] = self._menu.next_brightness(self._settings["brightness"])
-        elif action == "palette":
+        elif item == "palette":
             self._settings["palette"] = self._menu.next_palette(self._settings["palette"])
 
     # -- the computer ---------------------------------------------------------
@@ -891,8 +885,8 @@ class Session:
             menu=self._menu.view(),
             settings=tuple(sorted(self._settings.items())),
             credentials=self._credentials,
-            host_code=self._host_code[0] if self._host_code_shown and self._menu.is_open else None,
-            showing=self._showing if self._menu.is_open else None,
+            host_code=self._host_code[0] if self._menu.showing == "host code" and self._host_code else None,
+            showing=self._menu.showing if self._menu.showing in ("address", "legend") else None,
             resumed=self._resumed,
             run=self._run_name,
         )
