@@ -1,0 +1,163 @@
+"""Every part of the board a player touches is finger-sized, in real headless Chromium: for every
+decision kind of both games with 2, 3 and 4 seats, at every step of a turn, each outlined part measures
+at least 44 x 44 CSS px at 390 px wide (by element geometry), and at 320 px wide it is still inside the
+page and uncovered (a touch at its middle reaches it). Also: every plate drawn from the Duel stack can
+be touched however many there are, and the deciding seat's board comes first and large, the others
+behind tabs."""
+import json
+import os
+import random
+
+import pytest
+
+from firmware_py import games
+from firmware_py.session import Seat, Setup
+from tests.web.test_board_touch import CHROMIUM, start_table, touches  # noqa: F401 (start_table: a fixture)
+
+pytest.importorskip("playwright")
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (.ci/run installs it)")
+
+from playwright.sync_api import expect  # noqa: E402
+
+SMALLEST = 44  # CSS px, each way: Apple's 44 pt, about Google's 48 dp
+WIDE = {"width": 390, "height": 844}
+NARROW = {"width": 320, "height": 568}
+KINDS = {"duel": {"setup", "action", "draw", "keep", "return", "place", "order", "line", "pay", "tile"},
+         "pavilion": {"draft", "place", "pay", "bonus", "keep"}}
+NAMES = ("Ada", "Bo", "Cy", "Di")
+# Each outlined part on the board: its box, and whether a touch at its middle reaches it (each part is
+# brought to the middle of the screen first, clear of the action bar at the foot).
+MEASURE = """() => [...document.querySelectorAll('#board [data-hit].legal')].map((node) => {
+  node.scrollIntoView({ block: 'center' });
+  const box = node.querySelector(':scope > .target').getBoundingClientRect();
+  const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  return { key: node.dataset.hit, left: box.left, right: box.right, width: box.width, height: box.height,
+           reached: top !== null && node.contains(top), page: document.documentElement.clientWidth };
+})"""
+
+
+def positions(game, seats):
+    """The first position of each decision kind in seeded random games: {kind: (seed, game)}."""
+    found = {}
+    chooser = random.Random(seats)
+    for seed in range(200):
+        position = games.spec(game).new(seats, seed, {})
+        while not position.is_over() and len(found) < len(KINDS[game]):
+            if position.pending not in found:
+                found[position.pending] = (seed, position.copy())
+            position.push(chooser.choice(position.legal_moves()))
+        if len(found) == len(KINDS[game]):
+            return found
+    raise AssertionError(f"{game}: no {KINDS[game] - set(found)} decision found")
+
+
+def phone(browser, remote, token, seat, viewport):
+    """A phone of ``viewport`` holding ``seat`` with ``token``, on the live page."""
+    held = json.dumps({"token": token, "seat": seat, "game_id": remote.service.game_id})
+    context = browser.new_context(base_url=f"http://127.0.0.1:{remote.port}", viewport=viewport, is_mobile=True, has_touch=True)
+    context.add_init_script(f"localStorage.setItem('azul.seat', {json.dumps(held)})")
+    page = context.new_page()
+    page.goto("/")
+    return page
+
+
+def measure(page, where):
+    """The outlined parts; when there are none the next steps are buttons of the action bar (a plate's
+    rotation), which test_action_bar.py measures."""
+    parts = page.evaluate(MEASURE)
+    assert parts or page.locator("#controls [data-hit]").count(), f"{where}: nothing to touch"
+    return parts
+
+
+def longest(page, snapshot):
+    """The option whose touches on the board are the most (a plate's slot and rotation, a stacking
+    order, several chips), so that every step of a turn is measured; and those touches."""
+    paths = {notation: touches(page, snapshot, notation) for notation in snapshot.options}
+    notation = max(paths, key=lambda n: (len(paths[n]), n))
+    return notation, paths[notation]
+
+
+def touch(page, key):
+    """Touch ``key``'s part (on the board or, for a step that is no part of it, in the action bar)."""
+    found = page.locator(f'#board [data-hit="{key}"].legal:not(.chosen) > .cell, #controls [data-hit="{key}"]').first
+    found.evaluate("node => node.scrollIntoView({ block: 'center' })")
+    found.tap(force=True)
+
+
+SMALLEST_SEEN = {}  # (game, seats, kind): the smallest side of an outlined part seen at 390 px
+
+
+@pytest.mark.parametrize("game, seats", [("duel", 2), ("pavilion", 2), ("pavilion", 3), ("pavilion", 4)])
+def test_every_touchable_part_is_finger_sized_at_every_decision_kind(browser, start_table, game, seats):
+    for kind, (seed, position) in sorted(positions(game, seats).items()):
+        setup = Setup(game=game, seats=tuple(Seat("phone", name) for name in NAMES[:seats]), seed=seed)
+        remote, running = start_table(setup, position)
+        seat = running.session.snapshot.current_player
+        token = remote.service.join(remote.service.join_code, seat, "test")
+        snapshot = running.session.snapshot
+        wide, narrow = (phone(browser, remote, token, seat, viewport) for viewport in (WIDE, NARROW))
+        for page in (wide, narrow):
+            expect(page.locator("body")).to_have_attribute("data-version", str(snapshot.version))
+            # The deciding seat's own board is the one drawn, with every seat's tab above it.
+            expect(page.locator("#board [data-seat]")).to_have_attribute("data-seat", str(seat))
+            expect(page.locator("#board [data-show-seat]")).to_have_count(seats)
+        notation, keys = longest(wide, snapshot)
+        where = f"{game}, {seats} seats, {kind} ({notation})"
+        check(wide, narrow, f"{where} before any touch", (game, seats, kind))
+        for step, key in enumerate(keys[:-1]):  # the last touch names the option: nothing more to touch
+            for page in (wide, narrow):
+                touch(page, key)
+                expect(page.locator("#board")).to_have_attribute("data-touches", " ".join(keys[:step + 1]))
+            check(wide, narrow, f"{where} after touching {keys[:step + 1]}", (game, seats, kind))
+        wide.context.close()
+        narrow.context.close()
+    for (played, count, kind), side in sorted(SMALLEST_SEEN.items()):  # shown with pytest -s
+        if (played, count) == (game, seats):
+            print(f"smallest touchable part at 390 px, {game} with {seats} seats, {kind}: {side} CSS px")
+
+
+def check(wide, narrow, where, record):
+    """At 390 px every outlined part is at least SMALLEST each way; at 320 px each is inside the page,
+    not empty and not covered."""
+    parts = measure(wide, where)
+    for part in parts:
+        SMALLEST_SEEN[record] = min(SMALLEST_SEEN.get(record, 999), round(min(part["width"], part["height"]), 1))
+    for part in parts:
+        assert min(part["width"], part["height"]) >= SMALLEST, f"{where}: {part['key']} is too small at 390 px: {part}"
+        assert part["reached"], f"{where}: {part['key']} is covered at 390 px: {part}"
+    for part in measure(narrow, where):
+        assert part["width"] > 0 and part["height"] > 0, f"{where}: {part['key']} is empty at 320 px"
+        assert part["left"] >= 0 and part["right"] <= part["page"] + 0.5, f"{where}: {part['key']} is off the page at 320 px: {part}"
+        assert part["reached"], f"{where}: {part['key']} is covered at 320 px: {part}"
+
+
+def test_every_plate_drawn_from_the_duel_stack_can_be_touched(browser, start_table):
+    """Five or more plates drawn in one turn wrap onto further rows: each is a whole part on the page,
+    and the last one drawn, touched, is the one kept."""
+    chooser = random.Random(3)
+    for seed in range(500):
+        position = games.spec("duel").new(2, seed, {})
+        while not position.is_over() and not (position.pending == "keep" and len(position.to_dict()["drawn"]) >= 6):
+            moves = position.legal_moves()
+            draws = [move for move in moves if str(move) == "P+"]
+            position.push(draws[0] if draws and position.pending == "draw" else chooser.choice(moves))
+        if not position.is_over():
+            break
+    drawn = position.to_dict()["drawn"]
+    remote, running = start_table(Setup(game="duel", seats=(Seat("phone", "Ada"), Seat("phone", "Bo")), seed=seed), position)
+    seat = running.session.snapshot.current_player
+    token = remote.service.join(remote.service.join_code, seat, "test")
+    snapshot = running.session.snapshot
+    wide, narrow = (phone(browser, remote, token, seat, viewport) for viewport in (WIDE, NARROW))
+    for page in (wide, narrow):
+        expect(page.locator("body")).to_have_attribute("data-version", str(snapshot.version))
+    keys = {f"drawn:{plate}" for plate in drawn}
+    assert {part["key"] for part in measure(wide, "drawn plates")} == keys
+    check(wide, narrow, f"{len(drawn)} drawn plates", ("duel", 2, "keep"))
+    last = f"K{drawn[-1]}"
+    touch(narrow, f"drawn:{drawn[-1]}")
+    if not snapshot.reversible[snapshot.options.index(last)]:
+        expect(narrow.locator("#confirm")).to_be_visible()
+        narrow.locator("#confirm").tap()
+    expect(narrow.locator("body")).not_to_have_attribute("data-version", str(snapshot.version))
+    assert running.session.snapshot.history[-1] == (seat, last)
