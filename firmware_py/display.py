@@ -194,10 +194,11 @@ class TableDisplay:
 
     def _draw_pin(self, painter, layout, snapshot):
         """The join code on a dark band while it is being shown, where it hides nothing the pending
-        decision needs (see :func:`free_band`); not at all when there is no such place."""
+        decision needs (see :func:`free_band`) and, while the HOST menu fills the centre panel, none of
+        its items; not at all when there is no such place (JOIN in the menu shows it)."""
         if self._pin is None or self._clock() > self._pin_until:
             return
-        spot = free_band(painter, layout, snapshot, PIN_BAND_ROWS)
+        spot = free_band(painter, layout, snapshot, PIN_BAND_ROWS, centre=snapshot.menu is None)
         if spot is None:
             return
         panel, top = spot
@@ -222,13 +223,13 @@ class TableDisplay:
             painter.pixel(panel, width - 1, y, palette.ERROR)
 
 
-def free_band(painter, layout, snapshot, rows: int):
+def free_band(painter, layout, snapshot, rows: int, centre: bool = True):
     """(panel, top row) of a full-width band of ``rows`` that covers no LED an option of the pending
-    decision concerns: the foot of the centre panel, else its top, else the panel of a seat the game
-    leaves empty; None when there is none."""
+    decision concerns: the foot of the centre panel, else its top (only if ``centre``), else the panel
+    of a seat the game leaves empty; None when there is none."""
     needed = {(panel, y) for option in snapshot.options for panel, _, y in layout.option_pixels(snapshot, option)}
     _, height = painter.panel_size("centre")
-    candidates = [("centre", height - rows), ("centre", 0)]
+    candidates = [("centre", height - rows), ("centre", 0)] if centre else []
     candidates += [(layouts.seat_panel(seat), 0) for seat in range(len(snapshot.setup.seats), layouts.MAX_SEATS)]
     for panel, top in candidates:
         if painter.has_panel(panel) and not any(p == panel and top <= y < top + rows for p, y in needed):

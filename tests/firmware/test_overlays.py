@@ -1,13 +1,16 @@
-"""What the table shows over the game: the join code never covers what the pending decision needs,
-and the HOST menu shows where phones join (with the join code) and a legend of the tile colours."""
+"""What the table shows over the game: the join code never covers what the pending decision needs
+nor a menu item, the HOST menu shows where phones join (with the join code) and a legend of the tile
+colours, and whatever it shows goes by itself after a while and at every new game."""
+import time
+
 import pytest
 
 import hardware
 from firmware_py import font, layouts, palette
-from firmware_py.controls import HostMenu
+from firmware_py.controls import MENU_IDLE_S, SHOWN_S, HostMenu
 from firmware_py.display import BLINK_PERIOD_S, TableDisplay
-from firmware_py.session import Play, Press, Seat, Session, Setup
-from tests.firmware.test_undo import read_text
+from firmware_py.session import NewGame, Play, Press, Rematch, Seat, Session, Setup
+from tests.firmware.test_undo import Clock, read_text
 
 
 def frame(session, pin=None, address=""):
@@ -110,3 +113,86 @@ def test_the_legend_shows_every_colour_with_its_glyph_and_letter(table_driver):
         brightest = max(map(max, quarters))
         assert tuple(tuple(int(q > brightest // 2) for q in row) for row in quarters) == tile.glyph, tile
         assert read_rows(rows, x + 3, y, 1) == tile.letter
+
+
+@pytest.mark.parametrize("setup", [
+    Setup(game="duel", seed=3),  # the first decision lies at the foot: the code would go to the top
+    Setup(game="pavilion", seed=3),
+    Setup(game="pavilion", seats=(Seat(),) * 4, seed=4),
+], ids=lambda setup: f"{setup.game}-{len(setup.seats)}")
+@pytest.mark.parametrize("item", HostMenu.ITEMS)
+def test_the_join_code_hides_no_menu_item(setup, item):
+    session = Session(setup)
+    session.apply(Press(None, "HOST", "hold"))
+    while session.snapshot.menu[1] != HostMenu.ITEMS.index(item):
+        session.apply(Press(None, "HOST"))
+    plain, with_code = frame(session), frame(session, pin="406813")
+    assert with_code.rows("centre") == plain.rows("centre")
+    if len(setup.seats) < 4:  # shown on the panel of a seat the game leaves empty
+        panel = layouts.seat_panel(len(setup.seats))
+        assert with_code.rows(panel) != plain.rows(panel)
+
+
+def wait_until(session, done, timeout=3.0):
+    """Wait for the session thread to publish a snapshot for which ``done`` holds."""
+    snapshot = session.snapshot
+    while not done(snapshot):
+        later = session.wait_for_change(snapshot.version, timeout)
+        assert later.version > snapshot.version, "nothing changed"
+        snapshot = later
+    return snapshot
+
+
+@pytest.mark.parametrize("item", [None, *HostMenu.SHOWN])
+def test_the_menu_and_what_it_shows_close_by_themselves(item):
+    """The session's clock runs on by hand; its thread closes the menu when the item's time is up."""
+    clock = Clock()
+    session = Session(Setup(game="duel", seed=3), clock=clock).start()
+    try:
+        session.call(Press(None, "HOST", "hold"))
+        if item is not None:
+            while session.snapshot.menu[0][session.snapshot.menu[1]] != item:
+                session.call(Press(None, "HOST"))
+            session.call(Press(0, "OK"))
+        seconds = MENU_IDLE_S if item is None else SHOWN_S[item]
+        clock.now += seconds - 1
+        time.sleep(1.2)  # the thread looks at the clock at least once a second
+        assert session.snapshot.menu is not None and session._menu.showing == item
+        clock.now += 1
+        snapshot = wait_until(session, lambda snapshot: snapshot.menu is None)
+        assert snapshot.host_code is None and snapshot.showing is None
+    finally:
+        session.stop()
+
+
+def test_the_times_on_show_are_what_the_rig_doc_says():
+    assert (MENU_IDLE_S, SHOWN_S) == (30.0, {"host code": 60.0, "address": 60.0, "legend": 30.0})
+
+
+def finish(session):
+    while not session.snapshot.over:
+        session.apply(Play(session.snapshot.current_player, session.snapshot.options[0]))
+
+
+@pytest.mark.parametrize("item", HostMenu.SHOWN)
+@pytest.mark.parametrize("how", ["new game from a phone", "rematch", "NEW in the menu"])
+def test_a_new_game_clears_what_the_menu_shows(item, how):
+    session = Session(Setup(game="duel", seed=3))
+    finish(session)
+    session.apply(Press(None, "HOST", "hold"))
+    while session.snapshot.menu[0][session.snapshot.menu[1]] != item:
+        session.apply(Press(None, "HOST"))
+    session.apply(Press(0, "OK"))
+    assert session._menu.showing == item
+    if how == "new game from a phone":
+        session.apply(NewGame(Setup(game="pavilion", seed=4)))
+    elif how == "rematch":
+        session.apply(Rematch())
+    else:
+        session.apply(Press(0, "BACK"))
+        while session.snapshot.menu[1] != 0:
+            session.apply(Press(0, "PREV"))
+        session.apply(Press(0, "OK"))
+    snapshot = session.snapshot
+    assert not snapshot.over and not snapshot.history
+    assert snapshot.menu is None and snapshot.host_code is None and snapshot.showing is None
