@@ -135,6 +135,8 @@ class TableDisplay:
             layouts.draw_legend(painter)
         elif snapshot.menu is not None:
             layouts.draw_menu(painter, snapshot.menu)
+        elif snapshot.over:
+            layouts.draw_winners(painter, snapshot.winners)
         else:
             self._draw_highlights(painter, layout, snapshot)
         if snapshot.undo_request is not None:

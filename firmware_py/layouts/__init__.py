@@ -13,6 +13,18 @@ from firmware_py import font, palette
 
 HERE = Path(__file__).parent
 MAX_SEATS = 4  # seat panels of the reference rig
+TROPHY_COLOUR = (255, 190, 0)
+TROPHY = (  # 9 x 9: a cup with two handles on a foot
+    ".#######.",
+    "#.#####.#",
+    "#.#####.#",
+    ".#.###.#.",
+    "...###...",
+    "....#....",
+    "....#....",
+    "...###...",
+    "..#####..",
+)
 
 
 def load(name: str) -> dict:
@@ -117,3 +129,28 @@ def draw_undo_request(painter, request, remaining: float, total: float):
         painter.text(panel, 0, 6, f"P{request.seat + 1}?", palette.CURSOR)
         left = max(0, min(width, math.ceil(width * remaining / total)))
         painter.bar(panel, 0, 11, width, left, palette.CURSOR, empty=palette.OFF)
+
+
+def draw_winners(painter, winners):
+    """Game over on the centre panel, in place of the emptied game: a trophy, ``WIN`` and each winner
+    as ``P<n>`` in that seat's colour, two to a row (a shared win names every winner); the scores stay
+    upright on the seat panels, each winner's marked ``W``."""
+    width, height = painter.panel_size("centre")
+    painter.rect("centre", 0, 0, width, height, palette.OFF)
+    top = (height - len(TROPHY)) // 2
+    for y, row in enumerate(TROPHY):
+        for x, cell in enumerate(row):
+            if cell == "#":
+                painter.pixel("centre", x, top + y, TROPHY_COLOUR)
+    painter.text("centre", WINNERS_LEFT, 0, "WIN", TROPHY_COLOUR)
+    for index, seat in enumerate(winners):
+        x, y = winner_spot(index)
+        painter.text("centre", x, y, f"P{seat + 1}", palette.SEAT_COLOURS[seat])
+
+
+WINNERS_LEFT = len(TROPHY[0]) + 2  # where the words begin, right of the trophy
+
+
+def winner_spot(index: int) -> tuple:
+    """(x, y) on the centre panel of the ``index``-th winner's name: two to a row under ``WIN``."""
+    return WINNERS_LEFT + 8 * (index % 2), 6 + 5 * (index // 2)

@@ -21,6 +21,8 @@ POSITIONS = {
     "duel_late": (Setup(game="duel", seed=7), 170, "Azul Duel in round 4: a player choosing the line for the tiles taken"),
     "pavilion_2p": (Setup(game="pavilion", seed=3), 12, "Summer Pavilion, 2 players, round 1: the first player places a tile"),
     "pavilion_4p": (Setup(game="pavilion", seats=(Seat(),) * 4, seed=4), 150, "Summer Pavilion, 4 players, drafting in round 5"),
+    "pavilion_over": (Setup(game="pavilion", seats=(Seat(),) * 3, seed=4), 1000,
+                      "Summer Pavilion, 3 players, game over: the trophy and the winner on the centre, W on the winner's panel"),
 }
 
 # name -> (setup, the HOST menu item on show, caption)

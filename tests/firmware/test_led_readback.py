@@ -6,6 +6,7 @@ and gets the game's own state.
 The frame is read as drawn, with the highlight in its dark phase and the last move's soft white
 mark on (the reader looks through it).
 """
+import dataclasses
 import random
 
 import pytest
@@ -13,7 +14,7 @@ from hypothesis import settings
 
 import hardware
 from core_ext import duel, pavilion
-from firmware_py import font, palette
+from firmware_py import font, layouts, palette
 from firmware_py.display import BLINK_PERIOD_S, TableDisplay
 from firmware_py.layouts import duel as duel_layout
 from firmware_py.layouts import pavilion as layout
@@ -363,3 +364,71 @@ def test_the_whole_duel_position_reads_back_from_the_leds():
                 positions += 1
     finally:
         hw.close()
+
+
+# -- Game over --------------------------------------------------------------------
+
+
+def read_text(reader, panel, x, y, length):
+    """Text in the 3x5 font at (x, y), and the colour of its lit LEDs (None when they differ or none is lit)."""
+    text, colours = "", set()
+    for index in range(length):
+        lit = frozenset((dx, dy) for dx in range(3) for dy in range(5)
+                        if reader.rgb(panel, x + 4 * index + dx, y + dy) != palette.OFF)
+        text += font.read_glyph(lit)
+        colours |= {reader.rgb(panel, x + 4 * index + dx, y + dy) for dx, dy in lit}
+    return text, colours.pop() if len(colours) == 1 else None
+
+
+def read_game_over(reader, players, seat_layout):
+    """The winners the centre panel names, whether it shows the trophy, and per seat its score and mark."""
+    trophy = {(x, y) for y, row in enumerate(layouts.TROPHY) for x, cell in enumerate(row) if cell == "#"}
+    top = (16 - len(layouts.TROPHY)) // 2
+    winners = []
+    for index in range(players):
+        name, colour = read_text(reader, PANEL, *layouts.winner_spot(index), 2)
+        if name.strip():
+            assert name[0] == "P" and colour == reader.painter.lit(palette.SEAT_COLOURS[int(name[1]) - 1])
+            winners.append(int(name[1]) - 1)
+    return {
+        "trophy": all(reader.rgb(PANEL, x, top + y) == reader.painter.lit(layouts.TROPHY_COLOUR) for x, y in trophy),
+        "banner": read_text(reader, PANEL, layouts.WINNERS_LEFT, 0, 3)[0],
+        "winners": winners,
+        "seats": [(reader.number(f"seat{seat}", *seat_layout["score"]), marked_winner(reader, seat, seat_layout))
+                  for seat in range(players)],
+    }
+
+
+def marked_winner(reader, seat, seat_layout):
+    """The seat panel's turn area shows a ``W`` in the seat's colour (Summer Pavilion's a row higher)."""
+    x, y = seat_layout["turn"][0], seat_layout["turn"][1] - (seat_layout is SEAT)
+    colour = reader.painter.lit(palette.SEAT_COLOURS[seat])
+    return all(reader.rgb(f"seat{seat}", x + dx, y + dy) == colour for dx, dy in font.text_pixels("W"))
+
+
+def finished(setup):
+    session = Session(setup)
+    while not session.snapshot.over:
+        snapshot = session.snapshot
+        session.apply(Play(snapshot.current_player, snapshot.options[len(snapshot.history) % len(snapshot.options)]))
+    return session.snapshot
+
+
+@pytest.mark.parametrize("game,players,shared", [
+    ("duel", 2, None), ("duel", 2, (0, 1)), ("pavilion", 2, None), ("pavilion", 3, None), ("pavilion", 4, None),
+    ("pavilion", 3, (0, 2)), ("pavilion", 4, (0, 1, 2, 3)),
+])
+def test_game_over_names_the_winners_on_the_leds(game, players, shared):
+    snapshot = finished(Setup(game=game, seats=(Seat(),) * players, seed=players))
+    if shared is not None:  # a shared win, as the game would report it
+        snapshot = dataclasses.replace(snapshot, winners=shared)
+    hw = hardware.simulate(clock=hardware.ManualClock(), keep_frames=1)
+    try:
+        TableDisplay(hw.leds, clock=lambda: BLINK_PERIOD_S / 2).draw(snapshot)
+        shown = read_game_over(Reader(hw.leds, game), players, SEAT if game == "pavilion" else DS)
+    finally:
+        hw.close()
+    assert shown == {
+        "trophy": True, "banner": "WIN", "winners": list(snapshot.winners),
+        "seats": [(score, seat in snapshot.winners) for seat, score in enumerate(snapshot.scores)],
+    }
