@@ -206,7 +206,8 @@ def refusal(language: str, reason: str) -> str:
 
 
 def _event_fields(language: str, game: str, event: dict, names) -> dict:
-    """The fields of a core event (docs/notation.md) as the phrases name them."""
+    """The fields of a core event (docs/notation.md) as its sentence names them; ``n`` is the count
+    that picks the plural form."""
     fields = dict(event)
     if event.get("player") is not None:
         fields["name"] = names[event["player"]]
@@ -222,37 +223,65 @@ def _event_fields(language: str, game: str, event: dict, names) -> dict:
         fields["star"], fields["space"] = translate(language, f"star.{event['space'][0]}"), event["space"][1]
     if "star" in event and "space" not in event:
         fields["star"] = translate(language, f"star.{event['star']}")
+    if "order" in event:
+        fields["n"] = len(event["order"])
+        fields["colours"] = ", ".join(colour_name(language, game, letter) for letter in event["order"])
+    counted = EVENT_COUNTS.get(event["event"])
+    if counted is not None:
+        fields["n"] = counted(event)
     return fields
 
 
-def _event_key(game: str, event: dict):
-    """The catalogue key of an event's phrase, or None for what the board shows well enough alone."""
+EVENT_COUNTS = {
+    "penalty": lambda event: -event["points"],
+    "plate_drawn": lambda event: -event["points"],
+    "chips_paid": lambda event: len(event["chips"]),
+    "tile_placed": lambda event: event["wilds"],
+}
+"""Events whose sentence counts something other than ``count``: points lost, chips, wild tiles."""
+
+EVENT_VARIANTS = {
+    ("duel", "sun_taken"): lambda event: "_large" if event["factory"] == 0 else "",
+    ("duel", "plate_drawn"): lambda event: "_cost" if event["points"] else "",
+    ("duel", "moon_stacked"): lambda event: "" if event["order"] else "_none",
+    ("duel", "tiles_broken"): lambda event: "_tower" if event["to_tower"] else "",
+    ("duel", "penalty"): lambda event: "_start_tile" if event["start_tile"] else "",
+    ("pavilion", "tiles_taken"): lambda event: "_centre" if event["factory"] == 0 else "",
+    ("pavilion", "tile_placed"): lambda event: "_wilds" if event["wilds"] else "",
+    ("pavilion", "structure_completed"):
+        lambda event: "_" + {"P": "pillar", "S": "statue", "W": "window"}[event["structure"][0]],
+}
+"""Events told in another sentence when a field says so (the centre, a cost, a structure's kind)."""
+
+QUIET_EVENTS = {
+    "line_filled": lambda event: event["line"] == 0,  # straight to the broken tiles: tiles_broken tells it
+    "penalty": lambda event: not event["points"],
+    "objective_scored": lambda event: not event["points"],
+}
+"""Events not worth a sentence when they change nothing or repeat the next one."""
+
+
+def event_key(game: str, event: dict):
+    """The catalogue key of an event's sentence (every kind of both games has one), or None when
+    :data:`QUIET_EVENTS` leaves it out."""
     kind = event["event"]
     if kind == "game_over":
         return "event.game_over"
-    if kind == "sun_taken" and event["factory"] == 0:
-        return "event.duel.large_sun_taken"
-    if kind == "tiles_taken" and event["factory"] == 0:
-        return "event.pavilion.centre_taken"
-    if kind == "structure_completed":
-        return f"event.pavilion.{('pillar', 'statue', 'window')['PSW'.index(event['structure'][0])]}"
-    quiet = (kind == "line_filled" and event["line"] == 0) or (kind in ("penalty", "objective_scored")
-                                                                and not event["points"])
-    key = f"event.{game}.{kind}"
-    return None if quiet or key not in MESSAGES else key
+    quiet = QUIET_EVENTS.get(kind)
+    if quiet is not None and quiet(event):
+        return None
+    variant = EVENT_VARIANTS.get((game, kind))
+    return f"event.{game}.{kind}{variant(event) if variant else ''}"
 
 
 def decision_words(language: str, game: str, events, names) -> list:
-    """What a decision did, in words, one phrase per event worth telling (``names``: the seats' names)."""
-    phrases = []
+    """What a decision did, one whole sentence per event worth telling (``names``: the seats' names)."""
+    sentences = []
     for event in events:
-        key = _event_key(game, event)
+        key = event_key(game, event)
         if key is None:
             continue
-        fields = _event_fields(language, game, event, names)
-        phrase = translate(language, key, **fields)
-        if phrase not in phrases:
-            phrases.append(phrase)
-        if event["event"] == "tile_placed" and event["wilds"]:
-            phrases.append(translate(language, "event.pavilion.wilds_paid", **{**fields, "n": event["wilds"]}))
-    return phrases
+        sentence = translate(language, key, **_event_fields(language, game, event, names))
+        if sentence not in sentences:
+            sentences.append(sentence)
+    return sentences

@@ -423,12 +423,12 @@ def test_the_last_decision_and_each_options_preview_come_in_words_from_the_core(
     seat = snapshot.current_player
     name = snapshot.setup.seats[seat].name
     preview = client.get("/api/state", headers={"Accept-Language": "en"}).json["options"][0]
-    assert preview["notation"] == "P1" and preview["preview"] == [f"{name} took the dome plate at display position 1"]
+    assert preview["notation"] == "P1" and preview["preview"] == [f"{name} took the dome plate at display position 1."]
     session.call(Play(seat, "P1"))
     last = client.get("/api/state", headers={"Accept-Language": "sv"}).json["last"]
     assert last["seat"] == seat and last["notation"] == "P1"
     assert last["events"][0]["event"] == "plate_taken" and last["events"][0]["position"] == 1
-    assert last["words"] == [f"{name} tog kupolplattan på plats 1"]
+    assert last["words"] == [f"{name} tog kupolplattan på utställningens plats 1."]
 
 
 def test_a_seat_steps_back_within_its_own_turn_only(client, session, phones):
