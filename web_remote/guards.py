@@ -83,12 +83,31 @@ def interface_addresses() -> frozenset:
     return _addresses["known"]
 
 
-def is_loopback(address) -> bool:
-    """Whether ``address`` (a client's or a Host's) is this machine itself."""
+def _ip(text):
+    """``text`` as an address (an IPv4 address mapped into IPv6 as the IPv4 one), or None."""
     try:
-        return ipaddress.ip_address(address).is_loopback
+        address = ipaddress.ip_address(text)
     except ValueError:
+        return None
+    return address.ipv4_mapped or address if address.version == 6 else address
+
+
+def from_this_machine() -> bool:
+    """Whether this request comes from the table's own computer, whichever of its addresses it was sent to.
+
+    Loopback peers are; so is a peer whose address is the connection's own
+    local address (a connection from this machine to its LAN address has the
+    same address at both ends) or any of this machine's interface addresses.
+    """
+    peer = _ip(client_address())
+    if peer is None:
         return False
+    if peer.is_loopback:
+        return True
+    server = request.environ.get("asgi.scope", {}).get("server")
+    if server and peer == _ip(server[0]):
+        return True
+    return str(peer) in interface_addresses()
 
 
 def table_answers_to(hostname: str) -> bool:

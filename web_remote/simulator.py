@@ -13,11 +13,11 @@ import asyncio
 import base64
 import json
 
-from flask import Blueprint, current_app, jsonify
+from flask import Blueprint, current_app, jsonify, request
 
 from hardware import HOST, SEAT_BUTTONS
 from web_remote import guards
-from web_remote.guards import BadRequest, client_address, event_stream, field, json_body, service
+from web_remote.guards import BadRequest, event_stream, field, json_body, service
 from web_remote.history import attached_display
 from web_remote.pages import page
 from web_remote.service import AccessDenied
@@ -31,9 +31,13 @@ SECRET_MARGIN_S = 2.0  # frames drawn up to this long after the PIN went away ma
 
 @bp.before_request
 def only_here():
-    """Refuse other computers unless the simulator was opened to the network."""
-    if not current_app.config.get("SIMULATOR_NETWORK") and not guards.is_loopback(client_address()):
-        raise AccessDenied(403, "error.simulator_local")
+    """Refuse other computers unless the simulator was opened to the network: the page with a page that
+    says why, in the phone's language; the page script's routes with the JSON error."""
+    if current_app.config.get("SIMULATOR_NETWORK") or guards.from_this_machine():
+        return None
+    if request.endpoint == "simulator.simulator":
+        return page("simulator/refused.html"), 403
+    raise AccessDenied(403, "error.simulator_local")
 
 
 def hardware():
@@ -73,7 +77,7 @@ def frames():
     hw = hardware()
     remote = service()
     display = attached_display()
-    hidden = display is not None and not guards.is_loopback(client_address())
+    hidden = display is not None and not guards.from_this_machine()
 
     def secret():
         return display.secret_areas(SECRET_MARGIN_S) if hidden else []

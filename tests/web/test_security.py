@@ -103,10 +103,10 @@ def test_the_simulator_refuses_other_computers_by_default(simulated):
     app, table, session = simulated
     client = app.test_client()
     before = session.snapshot
-    for method, path in (("post", "/simulator/press"), ("get", "/simulator/frames"), ("get", "/simulator/layout"),
-                         ("get", "/simulator/")):
+    for method, path in (("post", "/simulator/press"), ("get", "/simulator/frames"), ("get", "/simulator/layout")):
         answer = getattr(client, method)(path, json={"seat": None, "button": "HOST"}, environ_base=LAN_PHONE)
         assert answer.status_code == 403 and answer.json["error"] == "error.simulator_local"
+    assert client.get("/simulator/", environ_base=LAN_PHONE).status_code == 403  # a page saying why
     time.sleep(0.1)
     assert session.snapshot.menu is None and unchanged(session, before)
     assert client.get("/simulator/layout").status_code == 200  # this computer itself
