@@ -6,7 +6,8 @@ drawing takes the form that fits the terminal: the whole table as it lies,
 one character per LED column and two LED rows per line, or where that does not
 fit (an 80 x 24 terminal) a compact form: the same panels side by side in
 rows, each turned as on the table and labelled, so that the notes stay on
-screen. A note of several lines (a QR code) is shown only where there is room.
+screen. A note of several lines (the QR code of :func:`qr_text`) goes beside
+the drawing, or under it, where there is room.
 The screen never ends in a newline, so a terminal just as tall as it does not
 scroll and lose its top row.
 """
@@ -19,6 +20,8 @@ import sys
 import threading
 import unicodedata
 from typing import Callable, Mapping, Optional, Sequence, TextIO
+
+import qrcode
 
 from hardware.frame import Colour, Frame
 from hardware.layout import Layout
@@ -53,6 +56,26 @@ def half_blocks(colours: Mapping[tuple[int, int], Colour], width: int, height: i
                 cells.append(background + "\x1b[38;2;{};{};{}m▀".format(*upper))
         lines.append("".join(cells) + RESET)
     return lines
+
+
+def qr_text(data: str) -> str:
+    """``data`` as a QR code of half-block characters, two module rows a line, scannable from a terminal.
+
+    The light modules (and a one-module quiet zone) are the lit half blocks, for
+    a terminal of light text on a dark background. The smallest version that
+    holds ``data`` at the lowest error correction is chosen (a screen does not
+    smudge): a join address such as ``http://192.168.178.100:8080/join`` is a
+    version 2 code, 27 columns by 14 lines, which fits beside the compact
+    drawing of an 80 x 24 terminal.
+    """
+    code = qrcode.QRCode(border=1, error_correction=qrcode.constants.ERROR_CORRECT_L)
+    code.add_data(data)
+    code.make(fit=True)
+    light = [[not dark for dark in row] for row in code.get_matrix()]
+    if len(light) % 2:
+        light.append([False] * len(light[0]))
+    cells = {(False, False): " ", (True, False): "▀", (False, True): "▄", (True, True): "█"}
+    return "\n".join("".join(cells[pair] for pair in zip(upper, lower)) for upper, lower in zip(light[::2], light[1::2]))
 
 
 def render_ansi(layout: Layout, panels: Mapping[str, bytes]) -> list[str]:
@@ -109,20 +132,23 @@ def screen(layout: Layout, panels: Mapping[str, bytes], notes: Sequence[str], co
     """The lines of a terminal of ``columns`` x ``lines``: a drawing of the LEDs, then ``notes``.
 
     One-line notes are always shown (cut to the width if need be); a note of
-    several lines goes beside the whole-table drawing, else under the drawing,
-    where there is room, else it is left out. The whole table is drawn where it
-    fits with the notes, else the compact drawing, else (a terminal smaller
-    still) only a line that says so.
+    several lines (the QR code) goes beside the drawing where there is room,
+    else under it, else it is left out. The whole table is drawn where it fits
+    with the notes, else the compact drawing: narrowed, where that keeps it as
+    tall as the notes allow, so that a block note fits beside it (an 80 x 24
+    terminal shows the QR code so), else as wide as the terminal; a terminal
+    smaller still gets only a line that says so.
     """
     texts = [_fit(note, columns) for note in notes if "\n" not in note]
     blocks = [note.splitlines() for note in notes if "\n" in note]
+    room = lines - len(texts)
     width = layout.rig.table_size[0]
     whole = render_ansi(layout, panels)
-    if width <= columns and len(whole) + len(texts) <= lines:
-        drawing, blocks = _beside(whole, width, blocks, columns)
+    if width <= columns and len(whole) <= room:
+        drawing, blocks = _beside(whole, blocks, columns, room)
     else:
-        drawing = compact_drawing(layout, panels, columns)
-        if len(drawing) + len(texts) > lines or max(map(display_width, drawing)) > columns:
+        drawing, blocks = _compact_beside(layout, panels, blocks, columns, room)
+        if len(drawing) > room or max(map(display_width, drawing)) > columns:
             drawing = [_fit("(the terminal is too small to draw the LEDs)", columns)]
     shown = drawing + texts
     for block in blocks:
@@ -131,12 +157,28 @@ def screen(layout: Layout, panels: Mapping[str, bytes], notes: Sequence[str], co
     return shown[:lines]
 
 
-def _beside(drawing: list[str], width: int, blocks: list[list[str]], columns: int) -> tuple[list[str], list[list[str]]]:
-    """``drawing`` with the first block that fits put to its right, and the blocks left over."""
+def _compact_beside(layout, panels, blocks, columns, room):
+    """The compact drawing with the first block note that fits beside it in ``columns`` x ``room``
+    (the drawing narrowed for it), else the drawing as wide as the terminal; and the blocks left over."""
     for index, block in enumerate(blocks):
-        if width + BLOCK_GAP + max(map(display_width, block)) <= columns and len(block) <= len(drawing):
-            padded = block + [""] * (len(drawing) - len(block))
-            beside = [line + " " * BLOCK_GAP + extra for line, extra in zip(drawing, padded)]
+        narrowed = compact_drawing(layout, panels, columns - BLOCK_GAP - max(map(display_width, block)))
+        drawing, left = _beside(narrowed, [block], columns, room)
+        if not left and len(drawing) <= room:
+            return drawing, blocks[:index] + blocks[index + 1:]
+    return compact_drawing(layout, panels, columns), blocks
+
+
+def _beside(drawing: list[str], blocks: list[list[str]], columns: int, room: int) -> tuple[list[str], list[list[str]]]:
+    """``drawing`` with the first block that fits put to its right (no wider than ``columns``, no taller
+    than the drawing or ``room``), and the blocks left over."""
+    width = max(map(display_width, drawing))
+    for index, block in enumerate(blocks):
+        if width + BLOCK_GAP + max(map(display_width, block)) <= columns and len(block) <= max(len(drawing), room):
+            height = max(len(drawing), len(block))
+            drawn = drawing + [""] * (height - len(drawing))
+            padded = block + [""] * (height - len(block))
+            beside = [line + " " * (width - display_width(line) + BLOCK_GAP) + extra if extra else line
+                      for line, extra in zip(drawn, padded)]
             return beside, blocks[:index] + blocks[index + 1:]
     return drawing, blocks
 

@@ -2,22 +2,9 @@
 
 ``azul-table`` calls :func:`start`; tests and benchmarks use it too, on port 0.
 """
-import io
-
-import qrcode
-
+from hardware.terminal import qr_text  # noqa: F401 - the QR code of the join page's address, for the terminal
 from web_remote import create_app, history, network, server
 from web_remote.service import RemoteService
-
-
-def qr_text(url: str) -> str:
-    """``url`` as a QR code of block characters, scannable from a terminal."""
-    code = qrcode.QRCode(border=1, error_correction=qrcode.constants.ERROR_CORRECT_M)
-    code.add_data(url)
-    code.make(fit=True)
-    out = io.StringIO()
-    code.print_ascii(out=out, invert=True)
-    return out.getvalue()
 
 
 class RunningRemote:

@@ -1,5 +1,5 @@
-"""The simulator's terminal at a game: in 80 x 24 the LEDs, where phones join and the join code all fit;
-a big terminal gets the whole table as it lies, with the QR code beside it."""
+"""The simulator's terminal at a game: in 80 x 24 the LEDs, where phones join, the join code and a QR
+code of the address all fit; a big terminal gets the whole table as it lies, with the QR code beside it."""
 import os
 import pty
 import random
@@ -15,6 +15,7 @@ from fcntl import ioctl
 from pathlib import Path
 
 import pytest
+import qrcode
 
 import hardware
 from firmware_py.display import TableDisplay
@@ -61,15 +62,17 @@ def drawn():
 
 
 @pytest.mark.parametrize("game,seats", GAMES)
-def test_in_80_by_24_the_leds_the_address_and_the_join_code_fit(drawn, game, seats):
+def test_in_80_by_24_the_leds_the_address_the_join_code_and_the_qr_code_fit(drawn, game, seats):
     layout, frames = drawn
     lines = screen(layout, frames[game, seats], NOTES, 80, 24)
     assert len(lines) <= 24
     assert all(display_width(line) <= 80 for line in lines)
     shown = [plain(line) for line in lines]
     for note in NOTES:
-        if "\n" not in note:  # the QR code needs more room than 80 x 24 leaves
+        if "\n" not in note:
             assert note in shown
+    modules = library_modules(ADDRESS)
+    assert read_qr(shown, len(modules)) == modules  # beside the compact drawing
     # Every panel is drawn whole under its label, LED for LED as it lies on the table.
     colours = table_colours(layout, frames[game, seats])
     for panel in layout.rig.panels:
@@ -80,6 +83,34 @@ def test_in_80_by_24_the_leds_the_address_and_the_join_code_fit(drawn, game, sea
         x0, y0 = panel.position
         expected = {(x, y): colours[x0 + x, y0 + y] for x in range(width) for y in range(height)}
         assert led_colours(lines[row + 1 :], left, width, height) == expected, panel.name
+
+
+def read_qr(shown, size):
+    """The ``size`` x ``size`` QR code at the right end of the screen's top lines, read back from its
+    half blocks as rows of light modules."""
+    rows = []
+    for line in shown[: (size + 1) // 2]:
+        part = line[-size:]
+        assert len(line) >= size and not set(part) - set("▀▄█ "), line
+        rows += [[c in "▀█" for c in part], [c in "▄█" for c in part]]
+    return rows[:size]
+
+
+def library_modules(data):
+    """The light modules of the qrcode library's own code for ``data`` at the size the terminal uses, with a
+    one-module quiet zone."""
+    code = qrcode.QRCode(border=1, error_correction=qrcode.constants.ERROR_CORRECT_L)
+    code.add_data(data)
+    code.make(fit=True)
+    return [[not dark for dark in row] for row in code.get_matrix()]
+
+
+def test_a_join_address_is_a_version_2_code_of_27_columns_and_14_lines():
+    for address in (ADDRESS, "http://192.168.178.100:8080/join", "http://10.0.0.7:8080/join"):
+        lines = runner.qr_text(address).splitlines()
+        assert (max(map(len, lines)), len(lines)) == (27, 14)
+        modules = library_modules(address)
+        assert read_qr(lines, len(modules)) == modules
 
 
 def test_a_big_terminal_shows_the_table_as_it_lies_with_the_qr_code_beside_it(drawn):
@@ -101,7 +132,7 @@ def screen_lines(output: str) -> list:
 
 def test_the_table_program_in_an_80_by_24_terminal_keeps_the_address_and_code_on_screen(tmp_path):
     """``make run`` on a simulated rig in a terminal of 80 x 24: the screen it draws fits, with the
-    phone page's address and the join code under the LEDs."""
+    phone page's address and the join code under the LEDs and its QR code beside them."""
     leader, follower = pty.openpty()
     ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     process = subprocess.Popen(
@@ -125,7 +156,7 @@ def test_the_table_program_in_an_80_by_24_terminal_keeps_the_address_and_code_on
         while time.monotonic() < deadline:
             read()
             last = output.decode(errors="replace").rsplit("\x1b[H", 1)[-1]
-            if "phones join at" in last and "\x1b[J" in last:
+            if "simulator page at" in last and "\x1b[J" in last:  # told after the address and its QR code
                 break
         lines = screen_lines(output.decode(errors="replace"))
     finally:
@@ -140,5 +171,8 @@ def test_the_table_program_in_an_80_by_24_terminal_keeps_the_address_and_code_on
     assert len(lines) <= 24 and all(display_width(line) <= 80 for line in lines), shown
     assert shown[0].startswith("centre")  # the compact drawing, its top row on screen
     assert any(re.fullmatch(r"join code \d{6}", line) for line in shown), shown
-    assert any(line.startswith("phones join at http://127.0.0.1:") for line in shown), shown
+    url = next(line for line in shown if line.startswith("phones join at ")).split()[3]
+    assert url.startswith("http://127.0.0.1:"), shown
+    modules = library_modules(url)
+    assert read_qr(shown, len(modules)) == modules, shown
     assert KEYS in shown

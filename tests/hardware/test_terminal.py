@@ -92,9 +92,12 @@ def test_long_notes_are_cut_to_the_width_and_pictures_shown_only_where_there_is_
     wide = screen(layout, panels, ["x" * 200, picture], 120, 30)
     assert wide[0].endswith(" " * 2 + "#" * 20)  # beside the table's drawing
     assert display_width(wide[24]) == 120 and wide[24].endswith("…")
-    short = screen(layout, panels, ["x" * 200, picture], 80, 24)
+    compact = screen(layout, panels, ["x" * 200, picture], 80, 24)
+    assert compact[1].endswith(" " * 2 + "#" * 20)  # beside the compact drawing, narrowed for it
+    assert len(compact) <= 24 and all(display_width(line) <= 80 for line in compact)
+    short = screen(layout, panels, ["x" * 200, picture], 60, 24)
     assert not any("#" in line for line in short)
-    assert len(short) <= 24 and all(display_width(line) <= 80 for line in short)
+    assert len(short) <= 24 and all(display_width(line) <= 60 for line in short)
     tiny = screen(layout, panels, ["join code 1"], 20, 5)
     assert tiny[0].startswith("(the terminal is") and display_width(tiny[0]) == 20
     assert tiny[1:] == ["join code 1"]
