@@ -41,7 +41,8 @@ def review(game_id):
 
 
 def _review(game_id: int):
-    """``{game_id, complete, reviewed, decisions, players: [{seat, name, mistakes}]}``.
+    """``{game_id, complete, reviewed, decisions, players: [{seat, name, mistakes}]}``; the mistakes only once
+    the review is complete (the biggest so far may not be the biggest, and none so far is no verdict).
 
     :raise AccessDenied: 404 no such game, 409 damaged, still being played, or never reviewed (imported).
     """
@@ -68,10 +69,10 @@ def _review(game_id: int):
                 "board": {"game": game, "state": spec.public(positions[ply - 1].to_dict()),
                           "seats": [{"name": name} for name in names], "current_player": seat, "last": None}}
 
+    complete = journal.review_complete(game_id)
     players = []
     for seat in humans:
         worst = sorted((row for row in done if row[2] == seat and row[5] >= MIN_LOSS), key=lambda row: -row[5])
-        players.append({"seat": seat, "name": names[seat],
-                        "mistakes": [mistake(*row[1:]) for row in worst[:MISTAKES_SHOWN]]})
-    return jsonify(game_id=game_id, complete=journal.review_complete(game_id), reviewed=len(done),
-                   decisions=len(rows), players=players)
+        shown = worst[:MISTAKES_SHOWN] if complete else []
+        players.append({"seat": seat, "name": names[seat], "mistakes": [mistake(*row[1:]) for row in shown]})
+    return jsonify(game_id=game_id, complete=complete, reviewed=len(done), decisions=len(rows), players=players)

@@ -18,6 +18,22 @@ pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's c
 from playwright.sync_api import expect  # noqa: E402
 
 
+RECORD_REVIEW_STATES = """
+window.reviewStates = [];
+const section = document.getElementById("review");
+const record = () => window.reviewStates.push({
+  status: document.getElementById("review-status").textContent,
+  figures: section.querySelectorAll("figure.mistake").length,
+  none: section.querySelectorAll(".review-player .none").length,
+  without: [...section.querySelectorAll(".review-player")].filter((part) => !part.querySelector("figure.mistake")).length,
+});
+record();
+new MutationObserver(record).observe(section, { subtree: true, childList: true, characterData: true });
+"""
+"""Records what the review section shows at every change: its status line, the mistakes drawn, the "none"
+verdicts and the players shown without a mistake."""
+
+
 @pytest.fixture
 def remote(tmp_path):
     """The remote on a free port in front of a finished Duel whose review is half done; yields (remote, reviewer)."""
@@ -45,11 +61,17 @@ def test_the_game_over_view_draws_the_biggest_mistakes_with_the_played_and_prefe
     assert not halfway["complete"]
     expect(page.locator("#review-status")).to_have_text(
         i18n.translate("en", "review.progress", done=halfway["reviewed"], n=halfway["decisions"]))
+    page.evaluate(RECORD_REVIEW_STATES)
     reviewer.start()  # the rest of the review arrives while the page is open
     assert reviewer.idle.wait(60)
     review = page.context.request.get("/review/current").json()
     assert review["complete"]
     expect(page.locator("#review-status")).to_have_text("", timeout=10_000)
+    states = page.evaluate("window.reviewStates")
+    running = [state for state in states if state["status"]]
+    assert running and all(state["figures"] == state["none"] == 0 for state in running), running
+    finished = [state for state in states if not state["status"]]
+    assert finished and all(state["none"] == state["without"] for state in finished), finished
     for player in review["players"]:
         figures = page.locator(f'.review-player[data-seat="{player["seat"]}"] figure.mistake')
         expect(figures).to_have_count(len(player["mistakes"]))

@@ -13,7 +13,7 @@
   const points = new Intl.NumberFormat(document.documentElement.lang, { maximumFractionDigits: 1 });
   let timer = null;
   let following = false;
-  let drawn = null; // "game:reviewed" of what is drawn, so a poll that brings nothing new draws nothing
+  let drawn = null; // the game whose finished review is drawn, so a poll that brings nothing new draws nothing
 
   // The board parts an option is played with (touch.js's paths): shared parts anywhere, a board's parts
   // only on the deciding seat's board.
@@ -41,11 +41,18 @@
     return figure;
   }
 
+  // While the computer reviews, only its progress shows: a verdict (the mistakes, or that there is none
+  // worth showing) comes with the finished review.
   function render(review) {
-    status.textContent = review.complete ? "" : t("review.progress", { done: review.reviewed, n: review.decisions });
-    const key = `${review.game_id}:${review.reviewed}`;
-    if (key === drawn) return;
-    drawn = key;
+    if (!review.complete) {
+      status.textContent = t("review.progress", { done: review.reviewed, n: review.decisions });
+      players.replaceChildren();
+      drawn = null;
+      return;
+    }
+    status.textContent = "";
+    if (review.game_id === drawn) return;
+    drawn = review.game_id;
     players.replaceChildren(...review.players.map((player) => {
       const part = element("div", { class: "review-player", "data-seat": player.seat });
       part.appendChild(element("h3", {}, player.name));
