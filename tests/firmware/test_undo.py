@@ -344,3 +344,39 @@ def test_an_undo_request_shows_on_the_consenting_seat_and_only_its_long_ok_answe
     driver.tap(1, "OK", hold=True)
     assert driver.snapshot.history == history[:-1] and driver.snapshot.undo_request is None
     assert read_text(driver, "seat1", 0, 0, 4) != "UNDO"
+
+
+def test_the_computer_waits_while_an_undo_request_is_open_and_plays_once_it_lapses():
+    """Seat 0 asks at the computer's turn, over seat 1's decision: the computer's answer does not land while
+    the request waits for seat 1; once it lapses, the computer plays on."""
+    clock = Clock()
+    release = threading.Event()
+
+    def first_option_when_released(game, level, seed=None, cancel=None):
+        release.wait(10)
+        return game.legal_moves()[0]
+
+    setup = Setup(game="pavilion", seats=(Seat(), Seat(), Seat(kind="ai")), seed=5)
+    session = Session(setup, thinker=Thinker(first_option_when_released), clock=clock).start()
+    try:
+        for _ in range(600):
+            snapshot = session.snapshot
+            if snapshot.current_player == 2:
+                if snapshot.history and snapshot.history[-1][0] == 1 and snapshot.undo_plans[0].waiting == (1,):
+                    break
+                release.set()
+                settle(session)
+                release.clear()
+                continue
+            session.call(Play(snapshot.current_player, snapshot.options[0]))
+        session.call(RequestUndo(0))
+        asked = session.snapshot
+        assert asked.undo_request is not None and asked.undo_request.waiting == (1,)
+        release.set()  # the search started before the request answers now
+        time.sleep(0.3)
+        assert session.snapshot.history == asked.history, "the computer played over an open undo request"
+        clock.now += UNDO_REQUEST_S
+        assert len(settle(session).history) > len(asked.history) and session.snapshot.undo_request is None
+    finally:
+        release.set()
+        session.stop()
