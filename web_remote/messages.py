@@ -329,6 +329,7 @@ MESSAGES = {
                                     "tiles still to come), so it can be downloaded once the game is over."),
 
     "host.game": N_("Game"),
+    "host.join_seat": N_("Join this seat"),
     "host.kind": N_("Plays"),
     "host.language": N_("Table language"),
     "host.level": N_("Level"),
@@ -348,6 +349,7 @@ MESSAGES = {
 
     "join.button": N_("Join"),
     "join.free": N_("free"),
+    "join.freed": N_("The host freed your seat."),
     "join.no_free_seat": N_("No phone seat is free."),
     "join.pick_seat": N_("Pick a free seat first."),
     "join.pin": N_("Join code shown on the table"),
@@ -365,6 +367,7 @@ MESSAGES = {
     "level.hard": N_("hard"),
     "level.normal": N_("normal"),
 
+    "live.actions": N_("What you can do now"),
     "live.board": N_("The table"),
     "live.confirm": N_("Confirm"),
     "live.connection_live": N_("live"),

@@ -7,7 +7,7 @@ import io
 
 import qrcode
 import qrcode.image.svg
-from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, make_response, redirect, render_template, request, url_for
 
 from firmware_py import games
 from firmware_py.controls import HostMenu
@@ -83,6 +83,12 @@ def qr_code():
     buffer = io.BytesIO()
     image.save(buffer)
     return Response(buffer.getvalue(), mimetype="image/svg+xml")
+
+
+@bp.get("/favicon.ico")
+def favicon():
+    """The table's icon for browsers that ask at the old fixed address (the pages link it too)."""
+    return current_app.send_static_file("icon.svg")
 
 
 def _objective_names():

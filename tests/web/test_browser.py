@@ -4,6 +4,7 @@ The table runs as ``azul-table`` runs it: simulated rig, session, LED display
 and the remote on its server, all in this process; each phone is its own
 browser context with a phone-sized touch viewport.
 """
+import json
 import os
 import re
 import time
@@ -46,8 +47,48 @@ def table():
     running.close()
 
 
+@pytest.fixture
+def start_table():
+    """Starts a table with ``setup`` (from ``game``, a position of it, if given) and its remote on a free
+    port; closes whatever it started."""
+    import hardware
+
+    started = []
+
+    def start(setup, game=None, journal=None):
+        hw = hardware.simulate()
+        running = Table(hw, Session(setup, game=game, journal=journal)).start()
+        remote = runner.start(RemoteService(running.session, hardware=hw), host="127.0.0.1", port=0)
+        started.append((remote, running))
+        return remote, running
+
+    yield start
+    for remote, running in started:
+        remote.close()
+        running.close()
+
+
 def base_url(remote):
     return f"http://127.0.0.1:{remote.port}"
+
+
+def seated_phone(browser, remote, seat, viewport=PHONE["viewport"]):
+    """A phone holding ``seat`` (its token in storage, as the join page leaves it), on the live page."""
+    token = remote.service.join(remote.service.join_code, seat, "test")
+    held = json.dumps({"token": token, "seat": seat, "game_id": remote.service.game_id,
+                       "run": remote.service.current().run})
+    context = browser.new_context(base_url=base_url(remote), **{**PHONE, "viewport": viewport})
+    # Stored once, at the first page the tab opens: what the pages do with it later is theirs.
+    context.add_init_script(f"if (!sessionStorage.getItem('seeded')) {{ sessionStorage.setItem('seeded', '1'); "
+                            f"localStorage.setItem('azul.seat', {json.dumps(held)}); }}")
+    page = context.new_page()
+    page.goto("/")
+    return page
+
+
+def shown(page, version):
+    """Wait until ``page`` shows the table at ``version``."""
+    expect(page.locator("body")).to_have_attribute("data-version", str(version))
 
 
 def wait_until(condition, timeout=5.0):

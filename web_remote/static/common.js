@@ -4,6 +4,7 @@ const Remote = (() => {
   const strings = JSON.parse(document.getElementById("strings").textContent);
   const SEAT_KEY = "azul.seat";
   const HOST_KEY = "azul.host";
+  const NOTE_KEY = "azul.note";
 
   const plurals = new Intl.PluralRules(document.documentElement.lang);
 
@@ -14,11 +15,23 @@ const Remote = (() => {
     return text.replace(/\{(\w+)\}/g, (whole, name) => (name in fields ? String(fields[name]) : whole));
   }
 
-  function show(text, kind = "error") {
-    const line = document.getElementById("message");
+  // Put ``text`` on the message line ``where`` (the page's own at the top unless told), or clear it.
+  function show(text, kind = "error", where = "message") {
+    const line = document.getElementById(where);
     line.textContent = text || "";
     line.hidden = !text;
     line.className = `message ${kind}`;
+  }
+
+  // A note for the next page this tab opens (e.g. why it was sent there), shown there once.
+  function leaveNote(key) {
+    sessionStorage.setItem(NOTE_KEY, key);
+  }
+
+  function showNote() {
+    const key = sessionStorage.getItem(NOTE_KEY);
+    sessionStorage.removeItem(NOTE_KEY);
+    if (key) show(t(key), "info");
   }
 
   function seat() {
@@ -34,13 +47,26 @@ const Remote = (() => {
     else localStorage.removeItem(SEAT_KEY);
   }
 
+  // Join ``seat`` with the join ``code`` and keep its token with the game and the run of the table it
+  // was given in (the live page tells a phone seated before a restart that it kept its seat).
+  async function takeSeat(code, seat) {
+    const answer = await call("/api/join", { body: { code, seat } });
+    const held = { token: answer.token, seat: answer.seat, game_id: answer.game_id };
+    setSeat(held);
+    const table = await call("/api/state", { method: "GET" });
+    if (table.game_id === held.game_id) setSeat({ ...held, run: table.run });
+  }
+
+  // The host token is kept for every tab of this browser (the host's phone may have several open);
+  // a tab unlocked by an older page kept it in its own sessionStorage, still read here.
   function hostToken() {
-    return sessionStorage.getItem(HOST_KEY);
+    return localStorage.getItem(HOST_KEY) ?? sessionStorage.getItem(HOST_KEY);
   }
 
   function setHostToken(token) {
-    if (token) sessionStorage.setItem(HOST_KEY, token);
-    else sessionStorage.removeItem(HOST_KEY);
+    sessionStorage.removeItem(HOST_KEY);
+    if (token) localStorage.setItem(HOST_KEY, token);
+    else localStorage.removeItem(HOST_KEY);
   }
 
   // POST (or GET) JSON; credentials go in headers, never cookies. Throws an Error whose message is for people.
@@ -65,6 +91,7 @@ const Remote = (() => {
       const error = new Error((data && data.message) || t("error.network"));
       error.status = response.status;
       error.key = data && data.error;
+      error.code = data && data.code;
       throw error;
     }
     return data;
@@ -77,5 +104,6 @@ const Remote = (() => {
     return node;
   }
 
-  return { t, show, seat, setSeat, hostToken, setHostToken, call, element };
+  showNote();
+  return { t, show, leaveNote, seat, setSeat, takeSeat, hostToken, setHostToken, call, element };
 })();

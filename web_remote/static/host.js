@@ -61,6 +61,19 @@
           }
         });
         item.appendChild(release);
+      } else if (seat.kind === "phone") {
+        // The host plays too: this phone takes the seat with the join code shown above, nothing to retype.
+        const take = element("button", { type: "button", class: "secondary", "data-join": index }, t("host.join_seat"));
+        take.addEventListener("click", async () => {
+          try {
+            await Remote.takeSeat($("join-code-now").textContent, index);
+            window.location.assign("/");
+          } catch (error) {
+            show(error.message);
+            await listSeats();
+          }
+        });
+        item.appendChild(take);
       }
       return item;
     });

@@ -2,7 +2,6 @@
 // Join: the game's join code and a free phone seat give this phone a seat token.
 (() => {
   const { t, show, call, element } = Remote;
-  let gameId = null;
 
   function seatChoice(seat, index) {
     const free = seat.kind === "phone" && !seat.taken;
@@ -19,7 +18,6 @@
 
   async function load() {
     const payload = await call("/api/state", { method: "GET" });
-    gameId = payload.game_id;
     const choices = payload.seats.map(seatChoice);
     const seats = document.getElementById("seats");
     seats.replaceChildren(...choices);
@@ -36,9 +34,7 @@
       return;
     }
     try {
-      const code = document.getElementById("join-code").value;
-      const answer = await call("/api/join", { body: { code, seat: Number(chosen.value) } });
-      Remote.setSeat({ token: answer.token, seat: answer.seat, game_id: answer.game_id || gameId });
+      await Remote.takeSeat(document.getElementById("join-code").value, Number(chosen.value));
       window.location.assign("/");
     } catch (error) {
       show(error.message);

@@ -1,8 +1,10 @@
 "use strict";
 // The live view: follows the table through server-sent events (polling while the stream is down),
 // draws it, lets the seat play by touching the board (touch.js), with the options also as a list.
+// What the seat can do now (Confirm, Back, Pass, Hint, Undo) and what came of its touches stay in the
+// action bar at the bottom of the screen, where the thumb is.
 (() => {
-  const { t, show, call, element } = Remote;
+  const { t, call, element } = Remote;
   const POLL_MS = 2000;
   const RECONNECT_MS = 30000; // a stream the server refused (503 when too many are open) is tried again this late
   let payload = null;
@@ -12,6 +14,15 @@
   const baseTitle = document.title;
 
   const $ = (id) => document.getElementById(id);
+
+  // What came of this phone's last action (a refused move or undo), in the action bar.
+  function say(text, kind = "error") {
+    Remote.show(text, kind, "feedback");
+  }
+
+  function isMyTurn(mine) {
+    return mine !== null && !payload.over && payload.current_player === mine;
+  }
 
   function mySeat() {
     return held && payload && held.game_id === payload.game_id ? held.seat : null;
@@ -23,7 +34,7 @@
 
   function renderStatus(mine) {
     $("title").textContent = payload.title;
-    $("round").textContent = payload.round ? t("live.round", { round: payload.round }) : "";
+    $("round").textContent = payload.round ? t("live.round", { round: payload.round, rounds: payload.rounds }) : "";
     $("who").textContent = mine === null ? t("live.watching") : t("live.you_are", { name: seatName(mine) });
     const current = payload.current_player;
     let turn = t("over.title");
@@ -34,7 +45,7 @@
     }
     $("turn").textContent = turn;
     $("join-link").hidden = mine !== null;
-    const myTurn = !payload.over && current !== null && current === mine;
+    const myTurn = isMyTurn(mine);
     document.title = myTurn ? `▶ ${t("live.your_turn_title")} – ${baseTitle}` : baseTitle;
     if (myTurn && !wasMyTurn && navigator.vibrate) navigator.vibrate(200);
     wasMyTurn = myTurn;
@@ -56,15 +67,34 @@
     buttons.forEach((button) => { button.disabled = true; });
     try {
       await call("/api/move", { body: { option, version: payload.version }, seatToken: held.token });
-      show("");
+      say("");
     } catch (error) {
-      show(error.message);
+      refused(error);
       buttons.forEach((button) => { button.disabled = false; });
     }
   }
 
+  // A seat command was refused: say why, unless the seat is no longer this phone's.
+  function refused(error) {
+    if (error.status === 403 && error.code === "seat_not_held") seatFreed();
+    else say(error.message);
+  }
+
+  // The host freed this phone's seat: it forgets the seat and goes back to the join page, which says so.
+  function seatFreed() {
+    Remote.setSeat(null);
+    held = null;
+    Remote.leaveNote("join.freed");
+    window.location.assign("/join");
+  }
+
+  function wasFreed() {
+    const seat = held && held.game_id === payload.game_id ? payload.seats[held.seat] : null;
+    return Boolean(seat) && !seat.taken;
+  }
+
   function renderOptions(mine) {
-    const yours = mine !== null && !payload.over && payload.current_player === mine;
+    const yours = isMyTurn(mine);
     $("options-section").hidden = !yours;
     if (!yours) {
       $("options").replaceChildren();
@@ -82,14 +112,20 @@
   }
 
   // The public state says only that a seat's hint came; its phone alone fetches what it is.
+  // Until it comes, the hint's line says the computer is thinking about this position.
   let hintShown = null;
+  let hintAsked = null; // the position this seat asked a hint for, while the hint has not come
+  const position = () => `${payload.game_id} ${payload.run} ${payload.moves}`;
+
   async function renderHint(mine) {
-    const yours = mine !== null && !payload.over && payload.current_player === mine;
-    const ready = payload.hint !== null && payload.hint.seat === mine;
-    $("hint-request").hidden = !yours || !payload.settings.hints || ready;
+    const yours = isMyTurn(mine);
+    const ready = yours && payload.hint !== null && payload.hint.seat === mine;
+    if (!yours || ready || hintAsked !== position()) hintAsked = null;
+    $("hint-request").hidden = !yours || !payload.settings.hints || ready || hintAsked !== null;
     if (!ready) {
       hintShown = null;
-      $("hint-text").hidden = true;
+      $("hint-text").hidden = hintAsked === null;
+      $("hint-text").textContent = t("hint.thinking");
       return;
     }
     if (hintShown === payload.version) return;
@@ -100,26 +136,31 @@
       if (hint !== null) $("hint-text").textContent = t("hint.text", { label: hint.label, notation: hint.notation });
       controller.hint(hint === null ? null : hint.notation);
     } catch (error) {
-      show(error.message);
+      refused(error);
     }
   }
 
   async function askHint() {
-    $("hint-request").disabled = true;
+    hintAsked = position();
+    renderHint(mySeat());
     try {
       await call("/api/hint", { body: {}, seatToken: held.token });
-      show(t("hint.thinking"), "info");
     } catch (error) {
-      show(error.message);
-    } finally {
-      $("hint-request").disabled = false;
+      hintAsked = null;
+      renderHint(mySeat());
+      refused(error);
     }
   }
 
+  // The undo button says what an undo by this seat would take back, and is disabled when nothing can be.
   function renderUndo(mine) {
     const request = payload.undo_request;
+    const button = $("undo-request");
+    const offer = payload.undo && mine !== null ? payload.undo[mine] : null;
     $("undo").hidden = request === null;
-    $("undo-request").hidden = mine === null || payload.over || payload.moves === 0 || request !== null;
+    button.hidden = mine === null || payload.over || request !== null || (!offer && payload.moves === 0);
+    button.disabled = Boolean(offer) && !offer.possible;
+    button.textContent = offer ? offer.words : t("undo.request");
     if (request === null) return;
     const waiting = request.waiting.filter((seat) => !request.agreed.includes(seat));
     const names = waiting.map(seatName).join(", ");
@@ -160,15 +201,16 @@
     $("rematch").disabled = true;
     try {
       const answer = await call("/api/host/rematch", { body: {}, host: Remote.hostToken() });
-      show(t("over.rematch_started", { code: answer.join_code }), "info");
+      say(t("over.rematch_started", { code: answer.join_code }), "info");
     } catch (error) {
-      show(error.message);
+      say(error.message);
     } finally {
       $("rematch").disabled = false;
     }
   }
 
-  // The rematch button is for the host of this game only: a stored host token is checked once a game.
+  // The rematch button is for the host of this game only (any tab of the browser that unlocked the host
+  // page holds its token): a stored host token is checked once a game.
   let hostOf = { game_id: null, host: false };
   function renderRematch() {
     const token = Remote.hostToken();
@@ -230,6 +272,11 @@
     // Versions count within one run of the table: after a restart a lower one is news, not stale.
     if (payload && next.game_id === payload.game_id && next.run === payload.run && next.version < payload.version) return;
     payload = next;
+    $("offline").hidden = true;
+    if (wasFreed()) {
+      seatFreed();
+      return;
+    }
     if (held && held.game_id !== payload.game_id) recheckSeat();
     const mine = mySeat();
     renderStatus(mine);
@@ -239,9 +286,25 @@
     renderUndo(mine);
     renderOver();
     renderHistory();
-    $("restarted").hidden = !(payload.restarted && mine !== null);
+    renderRestarted(mine);
     controller.update(payload, mine);
     document.body.dataset.version = String(payload.version);
+  }
+
+  // After a restart a phone seated before it is told that it kept its seat (the table says until when:
+  // the first decision since); one seated in this run of the table has nothing to be told.
+  function renderRestarted(mine) {
+    $("restarted").hidden = !(payload.restarted && mine !== null && held.run !== payload.run);
+  }
+
+  // The bar shows while it holds anything but buttons that cannot be used now; the page keeps room
+  // below its end so that nothing stays under the bar.
+  function fitActionBar() {
+    const bar = $("action-bar");
+    const useful = [...bar.children].some((part) => !part.hidden
+      && (part.id !== "tools" || [...part.children].some((button) => !button.hidden && !button.disabled)));
+    if (bar.hidden === useful) bar.hidden = !useful; // only a change: the bar's own observer sees this
+    document.documentElement.style.setProperty("--action-bar-height", `${useful ? bar.offsetHeight : 0}px`);
   }
 
   function setLive(isLive) {
@@ -259,7 +322,7 @@
     try {
       render(await call("/api/state", { method: "GET" }));
     } catch (error) {
-      show(error.message);
+      Remote.show(error.message, "error", "offline");
     }
   }
 
@@ -278,9 +341,9 @@
   async function undo(path, body) {
     try {
       await call(path, { body, seatToken: held.token });
-      show("");
+      say("");
     } catch (error) {
-      show(error.message);
+      refused(error);
     }
   }
 
@@ -295,6 +358,9 @@
   $("undo-request").addEventListener("click", () => undo("/api/undo", {}));
   $("undo-accept").addEventListener("click", () => undo("/api/undo/answer", { accept: true }));
   $("undo-decline").addEventListener("click", () => undo("/api/undo/answer", { accept: false }));
+  const barWatch = { attributes: true, attributeFilter: ["hidden", "disabled"], childList: true, subtree: true };
+  new MutationObserver(fitActionBar).observe($("action-bar"), barWatch);
+  new ResizeObserver(fitActionBar).observe($("action-bar"));
   setLive(false);
   poll();
   connect();
