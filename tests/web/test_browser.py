@@ -176,7 +176,7 @@ def test_phones_set_up_join_and_play_a_duel_by_tapping(browser, table):
         session.call(Play(seat, session.snapshot.options[0]))
     before = session.snapshot
     stale.locator("#options .option").first.tap()
-    expect(stale.locator("#message")).to_contain_text("Not your turn")
+    expect(stale.locator("#action-bar #feedback")).to_contain_text("Not your turn")  # by the finger
     assert session.snapshot.history == before.history
     assert session.snapshot.state == before.state
 
