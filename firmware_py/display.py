@@ -141,7 +141,8 @@ class TableDisplay:
             self._draw_highlights(painter, layout, snapshot)
         if snapshot.undo_request is not None:
             remaining = snapshot.undo_request.expires - self._clock()
-            layouts.draw_undo_request(painter, snapshot.undo_request, remaining, UNDO_REQUEST_S)
+            layouts.draw_undo_request(painter, snapshot.undo_request, remaining, UNDO_REQUEST_S,
+                                      needed_pixels(layout, snapshot))
         self._draw_flash(painter, snapshot)
         self._draw_pin(painter, layout, snapshot)
         leds.show()
@@ -225,11 +226,16 @@ class TableDisplay:
             painter.pixel(panel, width - 1, y, palette.ERROR)
 
 
+def needed_pixels(layout, snapshot) -> set:
+    """The LEDs (panel, x, y) the options of the pending decision concern: nothing may cover them."""
+    return {pixel for option in snapshot.options for pixel in layout.option_pixels(snapshot, option)}
+
+
 def free_band(painter, layout, snapshot, rows: int, centre: bool = True):
     """(panel, top row) of a full-width band of ``rows`` that covers no LED an option of the pending
     decision concerns: the foot of the centre panel, else its top (only if ``centre``), else the panel
     of a seat the game leaves empty; None when there is none."""
-    needed = {(panel, y) for option in snapshot.options for panel, _, y in layout.option_pixels(snapshot, option)}
+    needed = {(panel, y) for panel, _, y in needed_pixels(layout, snapshot)}
     _, height = painter.panel_size("centre")
     candidates = [("centre", height - rows), ("centre", 0)] if centre else []
     candidates += [(layouts.seat_panel(seat), 0) for seat in range(len(snapshot.setup.seats), layouts.MAX_SEATS)]

@@ -112,23 +112,41 @@ def draw_host_code(painter, code: str):
     painter.text("centre", 0, 9, code, palette.CURSOR)
 
 
-def draw_undo_request(painter, request, remaining: float, total: float):
+UNDO_BANNER = (0, 0, 16, 12)  # x, y, width, height on a seat panel: UNDO, P<n>? and the time bar
+UNDO_CORNER = (0, 11, 12, 5)  # where P<n>? and an upright time bar go when the pending decision needs the top
+
+
+def draw_undo_request(painter, request, remaining: float, total: float, needed=frozenset()):
     """An undo request on the panel of each seat whose consent it waits for.
 
     The top twelve rows read ``UNDO`` and ``P<n>?`` (the seat that asks), with
     a bar of the time left below; the decision it would take back is the one
-    with the last-move mark. Hold OK to agree, hold BACK to refuse.
+    with the last-move mark. Where that would hide an LED of ``needed`` (the
+    pending decision's options, as (panel, x, y)), only ``P<n>?`` and an
+    upright bar are drawn, over the score in the panel's lower left. Hold OK to
+    agree, hold BACK to refuse.
     """
     for seat in request.waiting:
         if seat in request.agreed:
             continue
         panel = seat_panel(seat)
-        width, _ = painter.panel_size(panel)
-        painter.rect(panel, 0, 0, width, 12, palette.OFF)
-        painter.text(panel, 0, 0, "UNDO", palette.CURSOR)
-        painter.text(panel, 0, 6, f"P{request.seat + 1}?", palette.CURSOR)
-        left = max(0, min(width, math.ceil(width * remaining / total)))
-        painter.bar(panel, 0, 11, width, left, palette.CURSOR, empty=palette.OFF)
+        corner = _covers(UNDO_BANNER, panel, needed) and not _covers(UNDO_CORNER, panel, needed)
+        x, y, width, height = UNDO_CORNER if corner else UNDO_BANNER
+        length = height if corner else width
+        left = max(0, min(length, math.ceil(length * remaining / total)))
+        painter.rect(panel, x, y, width, height, palette.OFF)
+        if corner:
+            painter.text(panel, x, y, f"P{request.seat + 1}?", palette.CURSOR)
+            painter.bar(panel, x + width - 1, y, length, left, palette.CURSOR, vertical=True, empty=palette.OFF)
+        else:
+            painter.text(panel, x, y, "UNDO", palette.CURSOR)
+            painter.text(panel, x, y + 6, f"P{request.seat + 1}?", palette.CURSOR)
+            painter.bar(panel, x, y + 11, length, left, palette.CURSOR, empty=palette.OFF)
+
+
+def _covers(box, panel, pixels) -> bool:
+    x0, y0, width, height = box
+    return any(p == panel and x0 <= x < x0 + width and y0 <= y < y0 + height for p, x, y in pixels)
 
 
 def draw_winners(painter, winners):

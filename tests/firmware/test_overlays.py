@@ -1,6 +1,7 @@
 """What the table shows over the game: the join code never covers what the pending decision needs
 nor a menu item, the HOST menu shows where phones join (with the join code) and a legend of the tile
 colours, and whatever it shows goes by itself after a while and at every new game."""
+import random
 import time
 
 import pytest
@@ -9,7 +10,7 @@ import hardware
 from firmware_py import font, layouts, palette
 from firmware_py.controls import MENU_IDLE_S, SHOWN_S, HostMenu
 from firmware_py.display import BLINK_PERIOD_S, TableDisplay
-from firmware_py.session import NewGame, Play, Press, Rematch, Seat, Session, Setup
+from firmware_py.session import AnswerUndo, NewGame, Play, Press, Rematch, RequestUndo, Seat, Session, Setup
 from tests.firmware.test_undo import Clock, read_text
 
 
@@ -196,3 +197,36 @@ def test_a_new_game_clears_what_the_menu_shows(item, how):
     snapshot = session.snapshot
     assert not snapshot.over and not snapshot.history
     assert snapshot.menu is None and snapshot.host_code is None and snapshot.showing is None
+
+
+def asked_while_deciding(setup, choices):
+    """A session where an undo request waits for the seat whose decision is pending, with options on the
+    top of its own panel (seat 0 asks to undo the decision that seat just made), or None."""
+    session = Session(setup)
+    while not session.snapshot.over:
+        snapshot = session.snapshot
+        last = session._decisions[-1] if session._decisions else None
+        panel = layouts.seat_panel(snapshot.current_player)
+        if last is not None and last.seat == snapshot.current_player != 0 and not last.revealed and any(
+                p == panel and y < 12 for p, _, y in needed_pixels(session)):
+            session.apply(RequestUndo(0))
+            if session.snapshot.undo_request is not None:
+                return session
+        session.apply(Play(snapshot.current_player, choices.choice(snapshot.options)))
+    return None
+
+
+@pytest.mark.parametrize("setup", [Setup(game="duel", seed=5), Setup(game="pavilion", seats=(Seat(),) * 3, seed=4)],
+                         ids=lambda setup: setup.game)
+def test_an_undo_request_hides_nothing_the_asked_players_decision_needs(setup):
+    choices = random.Random(setup.game)
+    session = asked_while_deciding(setup, choices)
+    assert session is not None
+    asked = session.snapshot.current_player
+    panel = layouts.seat_panel(asked)
+    shown = frame(session)
+    session.apply(AnswerUndo(asked, False))
+    plain = frame(session)
+    for pixel in needed_pixels(session):
+        assert shown.pixel(*pixel) == plain.pixel(*pixel), pixel
+    assert read_rows(shown.rows(panel), *layouts.UNDO_CORNER[:2], 3) == "P1?"  # the request is on show
