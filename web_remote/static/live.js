@@ -50,7 +50,7 @@
     if (myTurn && !wasMyTurn && navigator.vibrate) navigator.vibrate(200);
     wasMyTurn = myTurn;
     $("last").hidden = !payload.last;
-    if (payload.last) $("last-words").textContent = payload.last.words.join("; ") || payload.last.notation;
+    if (payload.last) $("last-words").textContent = payload.last.words.join(" ") || payload.last.notation;
   }
 
   function renderScores() {
