@@ -111,6 +111,21 @@ const Board = (() => {
     return Math.max(1, Math.ceil(index / perRow)) * PITCH;
   }
 
+  const EMPTY_ROW = 22; // the height of a row of factories that hold nothing: their names only
+
+  // ``items`` in rows of ``perRow``, each row with its items (and their indexes) and whether any of
+  // them passes ``holds`` (a row of empty factories is drawn low).
+  function rows(items, perRow, holds) {
+    const result = [];
+    items.forEach((item, index) => {
+      if (index % perRow === 0) result.push({ items: [], full: false });
+      const row = result[result.length - 1];
+      row.items.push({ item, index });
+      row.full = row.full || holds(item);
+    });
+    return result;
+  }
+
   // Small tiles in a row that nothing touches (hands, kept tiles).
   function smallTiles(parent, x, y, letters, fills = FILL, size = 16) {
     [...letters].forEach((letter, i) => tile(parent, x + i * (size + 2), y, size, letter, fills));
@@ -137,12 +152,13 @@ const Board = (() => {
     if (large.start_tile) startTile(group, 320, 8, 28, t("board.start_tile"));
     const stacking = stackingOf(state, payload);
     let top = 136;
-    state.small_factories.forEach((factory, index) => {
-      const x = 2 + (index % 2) * 180;
-      const y = top + Math.floor(index / 2) * 132;
-      smallFactory(group, factory, index + 1, x, y, stacking);
+    const holds = (factory) => sum(factory.sun) > 0 || factory.moon.length > 0 || Boolean(factory.chip || factory.chip_hidden);
+    rows(state.small_factories, 2, holds).forEach(({ items, full }) => {
+      items.forEach(({ item: factory, index }, column) => {
+        smallFactory(group, factory, index + 1, 2 + column * 180, top, full ? 128 : EMPTY_ROW, stacking);
+      });
+      top += (full ? 128 : EMPTY_ROW) + 4;
     });
-    top += Math.ceil(state.small_factories.length / 2) * 132;
     top = plates(group, state, top);
     if (state.hand) {
       label(group, 8, top + 14, t("board.hand"));
@@ -160,10 +176,11 @@ const Board = (() => {
 
   // A small factory: its sun tiles by colour, its moon (the top tile can be taken), its bonus chip.
   // While its leftovers await a stacking order, each touch moves one onto the moon, bottom first.
-  function smallFactory(group, factory, number, x, y, stacking) {
+  function smallFactory(group, factory, number, x, y, height, stacking) {
     const t = Remote.t;
-    group.appendChild(svg("rect", { x, y, width: 176, height: 128, rx: 6, class: "factory" }));
+    group.appendChild(svg("rect", { x, y, width: 176, height, rx: 6, class: "factory" }));
     label(group, x + 6, y + 15, t("board.factory", { n: number }));
+    if (height === EMPTY_ROW) return;
     const ordering = stacking.factory === number;
     const stacked = ordering ? stacking.order : "";
     const sun = ordering
@@ -358,7 +375,7 @@ const Board = (() => {
         const x = x0 + c * PITCH + PAD;
         const y = y0 + r * PITCH + PAD;
         const cell = part(group, `cell:${r + 1}:${c + 1}`, x, y);
-        space(cell, x, y, PART, letter);
+        space(cell, x + 2, y + 2, PART - 4, letter);
         const laid = player.dome[r][c];
         const coming = plan.cells[`${r + 1}:${c + 1}`];
         if (laid !== ".") tile(cell, x + 4, y + 4, PART - 8, laid);
@@ -394,14 +411,17 @@ const Board = (() => {
     tile(group, 110, 2, 24, state.wild, PAVILION_FILL);
     label(group, WIDTH - 4, 18, t("board.bag_tower", { bag: sum(state.bag), tower: sum(state.tower) }), 10, "end");
     const colours = { letters: PAVILION_COLOURS, fills: PAVILION_FILL, wild: state.wild };
-    state.factories.forEach((factory, index) => {
-      const x = 2 + (index % 3) * 120;
-      const y = 28 + Math.floor(index / 3) * 124;
-      group.appendChild(svg("rect", { x, y, width: 116, height: 120, rx: 6, class: "factory" }));
-      label(group, x + 8, y + 15, t("board.factory", { n: index + 1 }));
-      colourParts(group, x + 10, y + 22, factory, { ...colours, perRow: 2, keyOf: (c) => `take:${index + 1}:${c}` });
+    let top = 28;
+    rows(state.factories, 3, (factory) => sum(factory) > 0).forEach(({ items, full }) => {
+      const height = full ? 120 : EMPTY_ROW;
+      items.forEach(({ item: factory, index }, column) => {
+        const x = 2 + column * 120;
+        group.appendChild(svg("rect", { x, y: top, width: 116, height, rx: 6, class: "factory" }));
+        label(group, x + 8, top + 15, t("board.factory", { n: index + 1 }));
+        if (full) colourParts(group, x + 10, top + 22, factory, { ...colours, perRow: 2, keyOf: (c) => `take:${index + 1}:${c}` });
+      });
+      top += height + 4;
     });
-    let top = 28 + Math.ceil(state.factories.length / 3) * 124;
     label(group, 6, top + 14, t("board.centre"));
     if (state.token_holder < 0) startTile(group, 110, top, 20, t("board.start_token"));
     top += 20;

@@ -91,10 +91,12 @@ const Touch = (() => {
       keys.forEach((key) => parts(svgRoot, key).forEach((node) => node.classList.add(name)));
     }
 
-    // The touched parts: a key touched twice (two chips of one face) marks two of its parts.
+    // The touched parts: a key touched twice (two chips of one face) marks two of its parts. A
+    // leftover tile touched for the stacking order is drawn on the moon instead, and the part of its
+    // colour left in the factory holds the tiles still to stack.
     function markTouched(svgRoot) {
       const times = {};
-      touched.forEach((key) => { times[key] = (times[key] || 0) + 1; });
+      touched.filter((key) => !key.startsWith("order:")).forEach((key) => { times[key] = (times[key] || 0) + 1; });
       Object.entries(times).forEach(([key, count]) => {
         parts(svgRoot, key).slice(0, count).forEach((node) => node.classList.add("chosen"));
       });

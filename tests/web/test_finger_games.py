@@ -1,0 +1,117 @@
+"""Whole games played as a finger plays them, in real headless Chromium: every touch lands at a random
+point of the outlined part's cell (a finger is not a mouse pointer, it does not hit a part's middle),
+on phones 390 x 844 and 320 x 568 wide in turn, for Azul Duel and Summer Pavilion with 2, 3 and 4
+seats, to game over. No touch may miss. At the end the score parts break only between words."""
+import os
+import random
+import time
+
+import pytest
+
+from firmware_py.session import Seat, Setup
+from tests.web.test_board_touch import CHROMIUM, shown, start_table, touches  # noqa: F401 (start_table: a fixture)
+from tests.web.test_touch_targets import NARROW, WIDE, phone
+
+pytest.importorskip("playwright")
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (.ci/run installs it)")
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeout, expect  # noqa: E402
+
+NAMES = ("Ada", "Bo", "Cy", "Di")
+# The words of the score table that a line break cuts in two.
+CUT_WORDS = """() => {
+  const cut = [];
+  for (const cell of document.querySelectorAll('#breakdown th, #breakdown td')) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        if (new Set([...range.getClientRects()].map((box) => Math.round(box.top))).size > 1) cut.push(word[0]);
+      }
+    }
+  }
+  return cut;
+}"""
+
+
+class Finger:
+    """Touches parts at random points of their cells and counts the touches and those that missed."""
+
+    def __init__(self, seed):
+        self.random = random.Random(seed)
+        self.touches = 0
+        self.missed = 0
+
+    def tap(self, page, target):
+        """Touch a random point of ``target`` (a locator), brought to the middle of the screen first. A
+        button's rounded corners are no part of it: its points lie between them."""
+        inset = 0.5 + target.evaluate("node => { node.scrollIntoView({ block: 'center' }); "
+                                      "return parseFloat(getComputedStyle(node).borderTopLeftRadius) || 0; }")
+        box = target.bounding_box()
+        page.touchscreen.tap(box["x"] + self.random.uniform(inset, box["width"] - inset),
+                             box["y"] + self.random.uniform(0.5, box["height"] - 0.5))
+        self.touches += 1
+
+    def touch(self, page, part, landed):
+        """Touch ``part`` (a locator); ``landed`` is what shows the touch counted. A touch that did not
+        is a miss, touched again at the middle."""
+        self.tap(page, part)
+        try:
+            landed.wait_for(timeout=3000)
+        except PlaywrightTimeout:
+            self.missed += 1
+            part.tap(force=True)
+            landed.wait_for()
+
+
+def play(finger, page, snapshot, notation):
+    """Play ``notation`` by touches; what waits for Confirm is confirmed with a touch too."""
+    keys = touches(page, snapshot, notation)
+    moved = page.locator(f'body:not([data-version="{snapshot.version}"])')
+    index = snapshot.options.index(notation)
+    for step, key in enumerate(keys):
+        last = step == len(keys) - 1
+        if not last:
+            landed = page.locator(f'#board[data-touches="{" ".join(keys[:step + 1])}"]')
+        elif snapshot.reversible[index]:
+            landed = moved
+        else:
+            landed = page.locator("#confirm")
+        # The part's cell on the board, or its button in the action bar.
+        part = page.locator(f'#board [data-hit="{key}"].legal:not(.chosen) > .cell, #controls [data-hit="{key}"]').first
+        finger.touch(page, part, landed)
+    if not keys or not snapshot.reversible[index]:
+        expect(page.locator("#confirm")).to_be_visible()
+        finger.touch(page, page.locator("#confirm"), moved)
+    return len(keys) + (0 if keys and snapshot.reversible[index] else 1)
+
+
+@pytest.mark.parametrize("game, seats", [("duel", 2), ("pavilion", 2), ("pavilion", 3), ("pavilion", 4)])
+def test_a_whole_game_played_with_touches_off_the_middle_of_each_part(browser, start_table, game, seats):
+    remote, running = start_table(Setup(game=game, seats=tuple(Seat("phone", name) for name in NAMES[:seats]), seed=seats))
+    session = running.session
+    tokens = [remote.service.join(remote.service.join_code, seat, "test") for seat in range(seats)]
+    pages = [phone(browser, remote, token, seat, (WIDE, NARROW)[seat % 2]) for seat, token in enumerate(tokens)]
+    finger = Finger(seats)
+    chooser = random.Random(seats)
+    started = time.monotonic()
+    taps = 0
+    while not session.snapshot.over:
+        snapshot = session.snapshot
+        page = pages[snapshot.current_player]
+        shown(page, snapshot.version)
+        notation = chooser.choice(snapshot.options)
+        taps += play(finger, page, snapshot, notation)
+        assert session.snapshot.history[-1] == (snapshot.current_player, notation) or session.snapshot.over
+    took = time.monotonic() - started
+    history = session.snapshot.history
+    turns = 1 + sum(before[0] != after[0] for before, after in zip(history, history[1:]))
+    print(f"{game} with {seats} seats: {len(history)} decisions in {turns} turns, {taps} taps "
+          f"({taps / turns:.1f} a turn), {finger.touches} touches of which {finger.missed} missed, {took:.0f} s")
+    assert finger.missed == 0
+    narrow = pages[1]
+    shown(narrow, session.snapshot.version)
+    expect(narrow.locator("#breakdown tr")).not_to_have_count(0)
+    assert narrow.evaluate(CUT_WORDS) == []
