@@ -21,8 +21,6 @@ import threading
 import unicodedata
 from typing import Callable, Mapping, Optional, Sequence, TextIO
 
-import qrcode
-
 from hardware.frame import Colour, Frame
 from hardware.layout import Layout
 from hardware.sinks import FrameDecoder, table_colours
@@ -68,6 +66,8 @@ def qr_text(data: str) -> str:
     version 2 code, 27 columns by 14 lines, which fits beside the compact
     drawing of an 80 x 24 terminal.
     """
+    import qrcode  # here, so ``python -m hardware`` (the installer's backend check) needs only the standard library
+
     code = qrcode.QRCode(border=1, error_correction=qrcode.constants.ERROR_CORRECT_L)
     code.add_data(data)
     code.make(fit=True)
