@@ -195,7 +195,7 @@ const Touch = (() => {
       if (option) {
         items.push(element("p", { class: "choice", id: "confirm-label" }, option.label));
         if (option.preview && option.preview.length) {
-          items.push(element("p", { class: "preview", id: "confirm-preview" }, option.preview.join("; ")));
+          items.push(element("p", { class: "preview", id: "confirm-preview" }, option.preview.join(" ")));
         }
         items.push(button(t("live.confirm"), () => onConfirm(option.notation), { id: "confirm" }));
       } else {
