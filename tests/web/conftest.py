@@ -2,7 +2,8 @@
 import pytest
 
 from firmware_py.session import Press, Seat, Session, Setup
-from web_remote import create_app
+from firmware_py.table import Table
+from web_remote import create_app, runner
 from web_remote.service import RemoteService
 
 PHONES = Setup(game="duel", seats=(Seat(kind="phone", name="Ada"), Seat(kind="phone", name="Bo")), seed=7)
@@ -12,6 +13,27 @@ PHONES = Setup(game="duel", seats=(Seat(kind="phone", name="Ada"), Seat(kind="ph
 def browser_type_launch_args(browser_type_launch_args):
     """The browser tests use Debian's Chromium (``playwright install`` cannot download here)."""
     return {**browser_type_launch_args, "executable_path": "/usr/bin/chromium"}
+
+
+@pytest.fixture
+def start_table():
+    """Starts a table with ``setup`` (from ``game``, a position of it, if given) as ``azul-table`` runs it
+    (simulated rig, session, LED display) with its remote on a free port; closes whatever it started."""
+    import hardware
+
+    started = []
+
+    def start(setup, game=None, journal=None):
+        hw = hardware.simulate()
+        running = Table(hw, Session(setup, game=game, journal=journal)).start()
+        remote = runner.start(RemoteService(running.session, hardware=hw), host="127.0.0.1", port=0)
+        started.append((remote, running))
+        return remote, running
+
+    yield start
+    for remote, running in started:
+        remote.close()
+        running.close()
 
 
 @pytest.fixture

@@ -8,7 +8,8 @@ import random
 import pytest
 
 from firmware_py.session import Play, Seat, Setup
-from tests.web.test_browser import CHROMIUM, seated_phone, shown, start_table  # noqa: F401 (start_table: a fixture)
+from tests.web.phones import seated_phone, shown
+from tests.web.test_browser import CHROMIUM
 
 pytest.importorskip("playwright")
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (.ci/run installs it)")

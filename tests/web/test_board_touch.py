@@ -4,7 +4,6 @@ touching the drawing, golden pictures of every decision kind, stepping back, ref
 Golden pictures live in ``tests/web/golden/``; after a deliberate change of the drawing,
 regenerate them with ``make golden`` and look at them before committing.
 """
-import json
 import os
 import random
 
@@ -12,10 +11,8 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 
 from firmware_py import games
-from firmware_py.session import Seat, Session, Setup
-from firmware_py.table import Table
-from web_remote import payload, runner
-from web_remote.service import RemoteService
+from firmware_py.session import Seat, Setup
+from web_remote import payload
 from tests.web.conftest import host_code
 
 CHROMIUM = "/usr/bin/chromium"
@@ -24,52 +21,13 @@ pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's c
 
 from playwright.sync_api import expect  # noqa: E402
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+from tests.web.phones import PHONE, seated_phone, shown  # noqa: E402
+
 GOLDEN = os.path.join(os.path.dirname(__file__), "golden")
 UPDATE_GOLDEN = os.environ.get("UPDATE_GOLDEN") == "1"
 TOLERANCE = 2.0  # mean difference per channel (0-255) a golden picture may show
 DUEL_KINDS = {"setup", "action", "draw", "keep", "return", "place", "order", "line", "pay", "tile"}
 PAVILION_KINDS = {"draft", "place", "pay", "bonus", "keep"}
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args):
-    return {**browser_type_launch_args, "executable_path": CHROMIUM}
-
-
-@pytest.fixture
-def start_table():
-    """Starts a table with ``setup`` and its remote on a free port; closes whatever it started."""
-    started = []
-
-    def start(setup, game=None):
-        import hardware
-
-        hw = hardware.simulate()
-        running = Table(hw, Session(setup, game=game)).start()
-        remote = runner.start(RemoteService(running.session, hardware=hw), host="127.0.0.1", port=0)
-        started.append((remote, running))
-        return remote, running
-
-    yield start
-    for remote, running in started:
-        remote.close()
-        running.close()
-
-
-def seated_phone(browser, remote, seat):
-    """A phone holding ``seat`` (its token in storage, as the join page leaves it), on the live page."""
-    token = remote.service.join(remote.service.join_code, seat, "test")
-    held = json.dumps({"token": token, "seat": seat, "game_id": remote.service.game_id})
-    context = browser.new_context(base_url=f"http://127.0.0.1:{remote.port}", **PHONE)
-    context.add_init_script(f"localStorage.setItem('azul.seat', {json.dumps(held)})")
-    page = context.new_page()
-    page.goto("/")
-    return page
-
-
-def shown(page, version):
-    expect(page.locator("body")).to_have_attribute("data-version", str(version))
 
 
 def part(page, key):

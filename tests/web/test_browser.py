@@ -4,7 +4,6 @@ The table runs as ``azul-table`` runs it: simulated rig, session, LED display
 and the remote on its server, all in this process; each phone is its own
 browser context with a phone-sized touch viewport.
 """
-import json
 import os
 import re
 import time
@@ -23,7 +22,8 @@ pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's c
 
 from playwright.sync_api import expect  # noqa: E402
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+from tests.web.phones import PHONE, base_url  # noqa: E402
+
 # Lets a test hold back a page's live updates, as a stalled phone connection would.
 FREEZABLE = """
 const NativeEventSource = window.EventSource;
@@ -45,50 +45,6 @@ def table():
     yield remote, running
     remote.close()
     running.close()
-
-
-@pytest.fixture
-def start_table():
-    """Starts a table with ``setup`` (from ``game``, a position of it, if given) and its remote on a free
-    port; closes whatever it started."""
-    import hardware
-
-    started = []
-
-    def start(setup, game=None, journal=None):
-        hw = hardware.simulate()
-        running = Table(hw, Session(setup, game=game, journal=journal)).start()
-        remote = runner.start(RemoteService(running.session, hardware=hw), host="127.0.0.1", port=0)
-        started.append((remote, running))
-        return remote, running
-
-    yield start
-    for remote, running in started:
-        remote.close()
-        running.close()
-
-
-def base_url(remote):
-    return f"http://127.0.0.1:{remote.port}"
-
-
-def seated_phone(browser, remote, seat, viewport=PHONE["viewport"]):
-    """A phone holding ``seat`` (its token in storage, as the join page leaves it), on the live page."""
-    token = remote.service.join(remote.service.join_code, seat, "test")
-    held = json.dumps({"token": token, "seat": seat, "game_id": remote.service.game_id,
-                       "run": remote.service.current().run})
-    context = browser.new_context(base_url=base_url(remote), **{**PHONE, "viewport": viewport})
-    # Stored once, at the first page the tab opens: what the pages do with it later is theirs.
-    context.add_init_script(f"if (!sessionStorage.getItem('seeded')) {{ sessionStorage.setItem('seeded', '1'); "
-                            f"localStorage.setItem('azul.seat', {json.dumps(held)}); }}")
-    page = context.new_page()
-    page.goto("/")
-    return page
-
-
-def shown(page, version):
-    """Wait until ``page`` shows the table at ``version``."""
-    expect(page.locator("body")).to_have_attribute("data-version", str(version))
 
 
 def wait_until(condition, timeout=5.0):

@@ -7,7 +7,6 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from core_ext import duel, pavilion
 from web_remote import i18n
-from web_remote.messages import MESSAGES
 
 NAMES = ("Ana", "Bertil", "Chiara", "Duarte")
 GAMES = {"duel": duel, "pavilion": pavilion}

@@ -9,8 +9,9 @@ import time
 import pytest
 
 from firmware_py.session import Seat, Setup
-from tests.web.test_board_touch import CHROMIUM, shown, start_table, touches  # noqa: F401 (start_table: a fixture)
-from tests.web.test_touch_targets import NARROW, WIDE, phone
+from tests.web.test_board_touch import CHROMIUM, shown, touches
+from tests.web.phones import seated_phone
+from tests.web.test_touch_targets import NARROW, WIDE
 
 pytest.importorskip("playwright")
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (.ci/run installs it)")
@@ -93,7 +94,7 @@ def test_a_whole_game_played_with_touches_off_the_middle_of_each_part(browser, s
     remote, running = start_table(Setup(game=game, seats=tuple(Seat("phone", name) for name in NAMES[:seats]), seed=seats))
     session = running.session
     tokens = [remote.service.join(remote.service.join_code, seat, "test") for seat in range(seats)]
-    pages = [phone(browser, remote, token, seat, (WIDE, NARROW)[seat % 2]) for seat, token in enumerate(tokens)]
+    pages = [seated_phone(browser, remote, seat, (WIDE, NARROW)[seat % 2], token=token) for seat, token in enumerate(tokens)]
     finger = Finger(seats)
     chooser = random.Random(seats)
     started = time.monotonic()

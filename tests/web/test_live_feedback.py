@@ -11,7 +11,8 @@ import pytest
 from firmware_py.journal import Journal
 from firmware_py.session import Play, RequestUndo, Seat, Session, Setup
 from tests.web.conftest import host_code
-from tests.web.test_browser import CHROMIUM, PHONE, base_url, phone, seated_phone, shown, start_table  # noqa: F401
+from tests.web.phones import PHONE, base_url, seated_phone, shown
+from tests.web.test_browser import CHROMIUM, phone
 from web_remote import runner, server
 from web_remote.service import RemoteService
 

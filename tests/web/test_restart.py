@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.test_browser import CHROMIUM, PHONE, wait_until
+from tests.web.phones import PHONE
+from tests.web.test_browser import CHROMIUM, wait_until
 
 pytest.importorskip("playwright")
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")

@@ -6,7 +6,8 @@ import pytest
 
 from firmware_py.session import Seat, Setup
 from tests.web.conftest import host_code
-from tests.web.test_browser import CHROMIUM, base_url, table  # noqa: F401 (the fixture)
+from tests.web.phones import base_url
+from tests.web.test_browser import CHROMIUM, table  # noqa: F401 (the fixture)
 
 pytest.importorskip("playwright")
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (.ci/run installs it)")

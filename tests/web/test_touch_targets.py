@@ -4,7 +4,6 @@ at least 44 x 44 CSS px at 390 px wide (by element geometry), and at 320 px wide
 page and uncovered (a touch at its middle reaches it). Also: every plate drawn from the Duel stack can
 be touched however many there are, and the deciding seat's board comes first and large, the others
 behind tabs."""
-import json
 import os
 import random
 
@@ -12,7 +11,8 @@ import pytest
 
 from firmware_py import games
 from firmware_py.session import Seat, Setup
-from tests.web.test_board_touch import CHROMIUM, start_table, touches  # noqa: F401 (start_table: a fixture)
+from tests.web.phones import seated_phone, shown
+from tests.web.test_board_touch import CHROMIUM, touches
 
 pytest.importorskip("playwright")
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (.ci/run installs it)")
@@ -51,14 +51,15 @@ def positions(game, seats):
     raise AssertionError(f"{game}: no {KINDS[game] - set(found)} decision found")
 
 
-def phone(browser, remote, token, seat, viewport):
-    """A phone of ``viewport`` holding ``seat`` with ``token``, on the live page."""
-    held = json.dumps({"token": token, "seat": seat, "game_id": remote.service.game_id})
-    context = browser.new_context(base_url=f"http://127.0.0.1:{remote.port}", viewport=viewport, is_mobile=True, has_touch=True)
-    context.add_init_script(f"localStorage.setItem('azul.seat', {json.dumps(held)})")
-    page = context.new_page()
-    page.goto("/")
-    return page
+def deciding_phones(browser, remote, running):
+    """The deciding seat, the snapshot, and two phones holding that seat (390 and 320 px wide) showing it."""
+    seat = running.session.snapshot.current_player
+    token = remote.service.join(remote.service.join_code, seat, "test")
+    snapshot = running.session.snapshot
+    wide, narrow = (seated_phone(browser, remote, seat, viewport, token=token) for viewport in (WIDE, NARROW))
+    for page in (wide, narrow):
+        shown(page, snapshot.version)
+    return seat, snapshot, wide, narrow
 
 
 def measure(page, where):
@@ -92,12 +93,8 @@ def test_every_touchable_part_is_finger_sized_at_every_decision_kind(browser, st
     for kind, (seed, position) in sorted(positions(game, seats).items()):
         setup = Setup(game=game, seats=tuple(Seat("phone", name) for name in NAMES[:seats]), seed=seed)
         remote, running = start_table(setup, position)
-        seat = running.session.snapshot.current_player
-        token = remote.service.join(remote.service.join_code, seat, "test")
-        snapshot = running.session.snapshot
-        wide, narrow = (phone(browser, remote, token, seat, viewport) for viewport in (WIDE, NARROW))
+        seat, snapshot, wide, narrow = deciding_phones(browser, remote, running)
         for page in (wide, narrow):
-            expect(page.locator("body")).to_have_attribute("data-version", str(snapshot.version))
             # The deciding seat's own board is the one drawn, with every seat's tab above it.
             expect(page.locator("#board [data-seat]")).to_have_attribute("data-seat", str(seat))
             expect(page.locator("#board [data-show-seat]")).to_have_count(seats)
@@ -145,12 +142,7 @@ def test_every_plate_drawn_from_the_duel_stack_can_be_touched(browser, start_tab
             break
     drawn = position.to_dict()["drawn"]
     remote, running = start_table(Setup(game="duel", seats=(Seat("phone", "Ada"), Seat("phone", "Bo")), seed=seed), position)
-    seat = running.session.snapshot.current_player
-    token = remote.service.join(remote.service.join_code, seat, "test")
-    snapshot = running.session.snapshot
-    wide, narrow = (phone(browser, remote, token, seat, viewport) for viewport in (WIDE, NARROW))
-    for page in (wide, narrow):
-        expect(page.locator("body")).to_have_attribute("data-version", str(snapshot.version))
+    seat, snapshot, wide, narrow = deciding_phones(browser, remote, running)
     keys = {f"drawn:{plate}" for plate in drawn}
     assert {part["key"] for part in measure(wide, "drawn plates")} == keys
     check(wide, narrow, f"{len(drawn)} drawn plates", ("duel", 2, "keep"))
