@@ -257,6 +257,7 @@ QUIET_EVENTS = {
     "line_filled": lambda event: event["line"] == 0,  # straight to the broken tiles: tiles_broken tells it
     "penalty": lambda event: not event["points"],
     "objective_scored": lambda event: not event["points"],
+    "tiles_discarded": lambda event: not event["count"],  # nothing was left in the hand
 }
 """Events not worth a sentence when they change nothing or repeat the next one."""
 

@@ -76,3 +76,13 @@ def test_every_event_kind_has_a_whole_sentence(game, language):
             event["points"] = SAMPLE_FIELDS["points"]
         assert i18n.event_key(game, event) is not None, kind
         check_sentences(game, [event], language)
+
+
+@pytest.mark.parametrize("game, event", [
+    ("duel", {"event": "line_filled", "player": 0, "line": 0, "colour": "R", "count": 2}),
+    ("duel", {"event": "penalty", "player": 1, "points": 0}),
+    ("pavilion", {"event": "tiles_discarded", "player": 2, "count": 0, "points": 0}),
+])
+def test_an_event_that_says_nothing_new_has_no_line(game, event):
+    assert i18n.event_key(game, event) is None
+    assert i18n.decision_words("en", game, [event], NAMES) == []
