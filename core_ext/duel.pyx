@@ -57,6 +57,9 @@ STACK_REVEAL = ("end", "each")
 PENDING = ("setup", "action", "draw", "keep", "return", "place", "order", "line", "pay", "tile", "over")
 """Names of the decision kinds, as ``Game.pending`` reports them."""
 
+ROUNDS = FINAL_ROUND
+"""The number of rounds a game lasts."""
+
 FORMAT_VERSION = 1
 
 # What a push did (docs/notation.md, "What a push did"): kinds recorded by the C

@@ -95,6 +95,9 @@ SIDES = ("coloured", "monochrome")
 PENDING = ("draft", "place", "pay", "bonus", "keep", "over")
 """Names of the decision kinds, as ``Game.pending`` reports them."""
 
+ROUNDS = FINAL_ROUND
+"""The number of rounds a game lasts."""
+
 FORMAT_VERSION = 1
 
 # What a push did (docs/notation.md, "What a push did"): kinds recorded by the C

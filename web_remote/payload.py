@@ -12,8 +12,6 @@ from firmware_py import games
 from web_remote import i18n
 
 HISTORY_SHOWN = 12
-ROUNDS = {"duel": 5, "pavilion": 6}
-"""The rounds of each game (the rules' final round, FINAL_ROUND in core_ext/*.pxd)."""
 
 
 def build(snapshot, language: str) -> dict:
@@ -39,7 +37,7 @@ def build(snapshot, language: str) -> dict:
         "game": game,
         "title": t(f"game.{game}"),
         "round": snapshot.state.get("round"),
-        "rounds": ROUNDS[game],
+        "rounds": games.spec(game).module.ROUNDS,
         "pending": snapshot.pending,
         "pending_label": i18n.pending_label(language, game, snapshot.pending),
         "current_player": snapshot.current_player,
