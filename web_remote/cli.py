@@ -8,6 +8,7 @@ import sys
 
 import hardware
 from firmware_py import main as table_program
+from hardware.terminal import qr_text
 from web_remote import network, runner, server
 from web_remote.i18n import LANGUAGES
 from web_remote.service import RemoteService
@@ -82,7 +83,7 @@ class PhoneRemote:
         table.display.address = remote.url.removeprefix("http://")
         others = f" (also {', '.join(remote.urls[1:])})" if remote.urls[1:] else ""
         table.tell(f"phones join at {remote.url}{others}", note="address")
-        table.tell(runner.qr_text(remote.url).rstrip("\n"), note="qr")
+        table.tell(qr_text(remote.url).rstrip("\n"), note="qr")
         if simulated is not None:
             table.tell(f"simulator page at {remote.url.removesuffix('join')}simulator/", note="simulator")
         running = contextlib.ExitStack()

@@ -1,8 +1,7 @@
-"""The phone remote inside the table's process: its server on a thread, its address and QR code.
+"""The phone remote inside the table's process: its server on a thread and its addresses.
 
 ``azul-table`` calls :func:`start`; tests and benchmarks use it too, on port 0.
 """
-from hardware.terminal import qr_text  # noqa: F401 - the QR code of the join page's address, for the terminal
 from web_remote import create_app, history, network, server
 from web_remote.service import RemoteService
 

@@ -22,10 +22,9 @@ from firmware_py.display import TableDisplay
 from firmware_py.keyboard import KEYS
 from firmware_py.session import Play, Seat, Session, Setup
 from hardware.sinks import table_colours
-from hardware.terminal import display_width, panel_label, screen
-from tests.hardware.terminal_cells import cells, led_colours, plain
+from hardware.terminal import display_width, panel_label, qr_text, screen
+from tests.hardware.terminal_cells import led_colours, plain
 from tests.patience import patient
-from web_remote import runner
 
 AZUL_TABLE = Path(sys.executable).with_name("azul-table")
 ADDRESS = "http://192.168.1.20:8080/join"
@@ -33,7 +32,7 @@ ADDRESS = "http://192.168.1.20:8080/join"
 NOTES = [
     "join code 406813",
     f"phones join at {ADDRESS} (also http://10.0.0.7:8080/join)",
-    runner.qr_text(ADDRESS).rstrip("\n"),
+    qr_text(ADDRESS).rstrip("\n"),
     "simulator page at http://192.168.1.20:8080/simulator/",
     KEYS,
     "phones also find the table at http://azul-table.local:8080/join",
@@ -107,7 +106,7 @@ def library_modules(data):
 
 def test_a_join_address_is_a_version_2_code_of_27_columns_and_14_lines():
     for address in (ADDRESS, "http://192.168.178.100:8080/join", "http://10.0.0.7:8080/join"):
-        lines = runner.qr_text(address).splitlines()
+        lines = qr_text(address).splitlines()
         assert (max(map(len, lines)), len(lines)) == (27, 14)
         modules = library_modules(address)
         assert read_qr(lines, len(modules)) == modules

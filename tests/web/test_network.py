@@ -17,6 +17,7 @@ import ifaddr
 import pytest
 import zeroconf
 
+from hardware.terminal import qr_text
 from tests.patience import patient
 from web_remote import network, runner
 
@@ -148,7 +149,7 @@ def test_the_printed_address_is_the_machines_own_and_phones_reach_it(namespace, 
         text = err.read_text()
         urls = join_urls(text)
         assert len(urls) == 1 and urls[0].startswith(f"http://{theirs}:"), text
-        assert runner.qr_text(urls[0]) in text
+        assert qr_text(urls[0]) in text
         direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
         with direct.open(urls[0], timeout=10) as page:
             assert page.status == 200
