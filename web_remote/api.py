@@ -108,12 +108,14 @@ def me():
 
 @bp.post("/join")
 def join():
-    """Take a free phone seat with the game's join code: ``{code, seat}`` -> ``{token, seat, game_id}``."""
+    """Take a free phone seat with the game's join code: ``{code, seat}`` -> ``{token, seat, game_id, run}``
+    (``run``: this run of the table, so the phone can tell a later restart from its own joining)."""
     body = json_body()
     code = field(body, "code", str)
     seat = field(body, "seat", int)
     token = service().join(code, seat, guards.client_address())
-    return jsonify(token=token, seat=seat, game_id=service().game_id), 201
+    snapshot = service().current()
+    return jsonify(token=token, seat=seat, game_id=snapshot.credentials.key, run=snapshot.run), 201
 
 
 @bp.post("/move")

@@ -62,6 +62,8 @@ def test_the_event_stream_sends_the_state_then_every_change(client, session, pho
 def test_join_gives_a_seat_token_and_the_seat_is_then_taken(client, service, phones):
     token = phones.join(0)
     assert service.seat_of(token) == 0
+    answer = client.post("/api/join", json={"code": service.join_code, "seat": 1}).json
+    assert answer["seat"] == 1 and answer["game_id"] == service.game_id and answer["run"] == service.current().run
     again = client.post("/api/join", json={"code": service.join_code, "seat": 0})
     assert again.status_code == 409 and again.json["error"] == "error.seat_taken"
     assert client.get("/api/state").json["seats"][0]["taken"] is True

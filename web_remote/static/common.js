@@ -51,10 +51,7 @@ const Remote = (() => {
   // was given in (the live page tells a phone seated before a restart that it kept its seat).
   async function takeSeat(code, seat) {
     const answer = await call("/api/join", { body: { code, seat } });
-    const held = { token: answer.token, seat: answer.seat, game_id: answer.game_id };
-    setSeat(held);
-    const table = await call("/api/state", { method: "GET" });
-    if (table.game_id === held.game_id) setSeat({ ...held, run: table.run });
+    setSeat({ token: answer.token, seat: answer.seat, game_id: answer.game_id, run: answer.run });
   }
 
   // The host token is kept for every tab of this browser (the host's phone may have several open);
