@@ -83,10 +83,19 @@ def play(table, pages, decisions):
         if seat == 2:
             table.press(2, "OK")
         else:
+            # The phone taps only once it shows the table as it is now: a list drawn before the last
+            # decision (the same seat's, within its turn) would name a position that is gone.
+            pages[seat].wait_for_function(f"Number(document.body.dataset.version) >= {before['version']}",
+                                          timeout=10_000)
             pages[seat].evaluate("document.getElementById('options-list').open = true")  # the list under the board
             expect(pages[seat].locator("#options .option").first).to_be_visible(timeout=10_000)
             pages[seat].locator("#options .option").first.tap()
-        wait_until(lambda: table.state()["moves"] > before["moves"], 10)
+        try:
+            wait_until(lambda: table.state()["moves"] > before["moves"], 10)
+        except AssertionError:
+            said = "" if seat == 2 else pages[seat].locator("#feedback").text_content()
+            raise AssertionError(f"seat {seat}'s decision was not played (the phone said {said!r}); "
+                                 f"the table's output:\n{table.log.read_text()[-3000:]}") from None
 
 
 def test_two_phones_and_a_rig_seat_play_on_after_sigterm_and_sigkill(browser, table):
