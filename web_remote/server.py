@@ -24,6 +24,7 @@ maintainers) holds every connection:
 """
 import asyncio
 import concurrent.futures
+import contextlib
 import encodings.idna  # noqa: F401 - loaded now: out of descriptors, its lazy import for a host name could not open its file
 import io
 import logging
@@ -43,6 +44,7 @@ KEEP_ALIVE_S = 10.0  # an idle connection (or a request line and headers still a
 BODY_TIMEOUT_S = 10.0  # the whole body must arrive within this
 SEND_TIMEOUT_S = 10.0  # a client that does not take a chunk for this long is dropped
 STOP_TIMEOUT_S = 3.0
+FORCED_STOP_MARGIN_S = 0.5  # after hypercorn's grace, this long before the server ends what is still open
 OPEN_FILES = 8192  # the open-file limit the remote asks for (the service unit's LimitNOFILE)
 REFUSED_LOG_INTERVAL_S = 60.0  # accepts failing for want of descriptors are logged at most this often
 _TIMEOUT_BODY = b'{"error":"error.timeout","message":"The request body did not arrive in time."}'
@@ -308,15 +310,42 @@ class RunningServer:
         asyncio.set_event_loop(self._loop)
         self._loop.set_exception_handler(RefusedAccepts())
         try:
-            self._loop.run_until_complete(self._serve(self.front, self._config, shutdown_trigger=self._stop.wait))
+            self._loop.run_until_complete(self._serve_until_closed())
         finally:
             self._loop.close()
+
+    async def _serve_until_closed(self):
+        """Serve until :meth:`close`; the connections still open when hypercorn's grace (:data:`STOP_TIMEOUT_S`) is over are ended here.
+
+        hypercorn ends them itself only before Python 3.12: from 3.12 on its
+        shutdown waits for every open connection however long (``Server.wait_closed``
+        waits for them; hypercorn issue 308), and a phone's event stream never
+        ends by itself, so the server would go on serving it after close().
+        """
+        serving = asyncio.ensure_future(self._serve(self.front, self._config, shutdown_trigger=self._stop.wait))
+        stopping = asyncio.ensure_future(self._stop.wait())
+        await asyncio.wait((serving, stopping), return_when=asyncio.FIRST_COMPLETED)
+        stopping.cancel()
+        if not serving.done():  # hypercorn's own grace first, where it keeps to it
+            await asyncio.wait((serving,), timeout=STOP_TIMEOUT_S + FORCED_STOP_MARGIN_S)
+        if serving.done():
+            serving.result()
+            return
+        report = self._loop.get_exception_handler()
+        self._loop.set_exception_handler(
+            lambda loop, context: None if isinstance(context.get("exception"), asyncio.CancelledError)
+            else report(loop, context))  # the connections ended here are no fault to log
+        for task in asyncio.all_tasks():
+            if task is not serving and task is not asyncio.current_task():
+                task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await serving
 
     def close(self):
         """Stop accepting, end the open connections, and wait for the loop thread (at most a few seconds)."""
         if self._thread.is_alive():
             self._loop.call_soon_threadsafe(self._stop.set)
-            self._thread.join(STOP_TIMEOUT_S + 2)
+            self._thread.join(STOP_TIMEOUT_S + FORCED_STOP_MARGIN_S + 2)
         self.front.close()
 
 

@@ -52,7 +52,7 @@ def test_the_connection_banner_goes_as_soon_as_the_table_answers_again(browser, 
     port = remote.port
     remote.server.close()  # the table's web server is gone: the stream drops, the polls fail
     banner = page.get_by_text("The table cannot be reached.")
-    expect(banner).to_be_visible(timeout=30_000)
+    expect(banner).to_be_visible(timeout=10_000)
     assert in_view(page, "#offline")
     remote.server = server.start(remote.app, host="127.0.0.1", port=port)
     expect(banner).to_be_hidden(timeout=3_000)  # a poll or the stream's retry (2 s) brings the table back

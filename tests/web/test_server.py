@@ -149,3 +149,19 @@ def test_a_server_closed_before_its_thread_runs_stops_cleanly(monkeypatch):
             socket.create_connection(("127.0.0.1", remote.port), timeout=5).close()
     finally:
         session.stop()
+
+
+def test_close_ends_the_open_event_streams_within_the_stop_time(served):
+    """A phone's event stream never ends by itself: closing the server must end it (on Python 3.12 and
+    later hypercorn alone would wait for it for ever, and go on serving it)."""
+    remote = served[0]
+    with socket.create_connection(("127.0.0.1", remote.port), timeout=10) as stream:
+        stream.sendall(f"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:{remote.port}\r\n\r\n".encode())
+        assert stream.recv(65536).startswith(b"HTTP/1.1 200")
+        started = time.monotonic()
+        remote.server.close()
+        assert not remote.server._thread.is_alive()
+        stream.settimeout(server.STOP_TIMEOUT_S + 2)
+        while stream.recv(65536):
+            pass  # what was still on its way; then the end of the stream
+        assert time.monotonic() - started < server.STOP_TIMEOUT_S + 2
