@@ -85,8 +85,7 @@ def play(table, pages, decisions):
         else:
             # The phone taps only once it shows the table as it is now: a list drawn before the last
             # decision (the same seat's, within its turn) would name a position that is gone.
-            pages[seat].wait_for_function(f"Number(document.body.dataset.version) >= {before['version']}",
-                                          timeout=10_000)
+            wait_until(lambda: int(pages[seat].get_attribute("body", "data-version") or 0) >= before["version"], 10)
             pages[seat].evaluate("document.getElementById('options-list').open = true")  # the list under the board
             expect(pages[seat].locator("#options .option").first).to_be_visible(timeout=10_000)
             pages[seat].locator("#options .option").first.tap()
