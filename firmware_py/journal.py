@@ -27,8 +27,10 @@ from typing import Optional
 
 from firmware_py import games
 from firmware_py.credentials import Credentials
+from firmware_py.profiles import Players
+from firmware_py.ratings import Ratings
 from firmware_py.records import Record, RecordError, replay, with_start
-from firmware_py.session import CommandRejected, Seat, Setup
+from firmware_py.session import AI_LEVELS, CommandRejected, Seat, Setup
 from hardware.doctor import Finding
 
 log = logging.getLogger(__name__)
@@ -102,6 +104,47 @@ MIGRATIONS = (
             reviewed_at TEXT NOT NULL
         )""",
         "ALTER TABLE games ADD COLUMN reviewed_at TEXT",
+    ),
+    # 4: player profiles (docs/journal.md, "Players and ratings"): the people and the computer levels, the
+    # seats of each game linked to them, whether a game counts for the ratings, and each counted game's
+    # ratings before and after it.
+    (
+        """CREATE TABLE players (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            name_key TEXT UNIQUE,
+            kind TEXT NOT NULL CHECK (kind IN ('person', 'computer')),
+            level TEXT UNIQUE,
+            colour TEXT NOT NULL,
+            symbol TEXT NOT NULL,
+            languages TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            CHECK ((kind = 'person') = (name_key IS NOT NULL AND level IS NULL))
+        )""",
+        """CREATE TABLE seat_players (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            seat INTEGER NOT NULL CHECK (seat >= 0),
+            player_id INTEGER NOT NULL REFERENCES players(id),
+            PRIMARY KEY (game_id, seat),
+            UNIQUE (game_id, player_id)
+        )""",
+        "CREATE INDEX seat_players_by_player ON seat_players(player_id)",
+        "ALTER TABLE games ADD COLUMN rated TEXT NOT NULL DEFAULT 'auto' CHECK (rated IN ('auto', 'yes', 'no'))",
+        """CREATE TABLE ratings (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            seat INTEGER NOT NULL,
+            player_id INTEGER NOT NULL REFERENCES players(id),
+            game TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            mu_before REAL NOT NULL,
+            sigma_before REAL NOT NULL,
+            mu_after REAL NOT NULL,
+            sigma_after REAL NOT NULL,
+            PRIMARY KEY (game_id, seat)
+        )""",
+        "CREATE INDEX ratings_by_player ON ratings(player_id, game, position)",
+        *(f"INSERT INTO players(name, kind, level, colour, symbol, languages, created_at) VALUES"
+          f" ('', 'computer', '{level}', 'grey', 'cross', '[]', datetime('now'))" for level in AI_LEVELS),
     ),
 )
 """Schema migrations: entry n-1 takes ``PRAGMA user_version`` from n-1 to n, in one transaction."""
@@ -178,6 +221,7 @@ class GameSummary:
     decisions: int
     undone: int  # decisions taken back (steps back and agreed undos)
     damaged: Optional[str] = None  # what of the game's rows cannot be read back, if anything
+    profiles: tuple = ()  # each seat's player profile id, None where the seat is linked to none
 
 
 class Journal:
@@ -199,6 +243,8 @@ class Journal:
         self._resuming: Optional[Resumed] = None
         self._saved_settings: Optional[tuple] = None
         self._db = self._open()
+        self.players = Players(self)
+        self.ratings = Ratings(self)
 
     # -- opening ------------------------------------------------------------
 
@@ -291,14 +337,25 @@ class Journal:
             self._db.close()
 
     @contextlib.contextmanager
-    def _write(self, what: str):
-        """One committed transaction; a failure rolls back and raises :class:`JournalError` naming ``what``."""
+    def writing(self, what: str):
+        """One committed transaction; a failure rolls back and raises :class:`JournalError` naming ``what``
+        (a :class:`CommandRejected` raised inside rolls back and passes through)."""
         with self._lock:
             try:
                 with _transaction(self._db):
                     yield self._db
             except sqlite3.Error as error:
                 raise JournalError(f"the journal could not {what} ({error}); nothing was changed") from None
+
+    @contextlib.contextmanager
+    def reading(self):
+        """The database, for reading, while no other thread uses it."""
+        with self._lock:
+            yield self._db
+
+    def now(self) -> str:
+        """The journal's clock: the time it stamps on what it keeps."""
+        return self._clock()
 
     # -- the session's hooks -------------------------------------------------
 
@@ -325,7 +382,7 @@ class Journal:
             except DamagedGame as error:
                 self.notice = f"game {game_id} cannot be resumed ({error}); it stays in the journal, stopped"
                 log.warning(self.notice)
-                with self._write("stop the game it cannot resume") as db:
+                with self.writing("stop the game it cannot resume") as db:
                     db.execute("UPDATE games SET status = 'stopped' WHERE id = ?", (game_id,))
                 return None
             line = self._line(game_id)
@@ -346,7 +403,7 @@ class Journal:
         self.notice = (f"game {game_id}: {problem}; it resumes after decision {kept}, and the decisions "
                        f"{dropped} were dropped (kept in the journal, marked damaged)")
         log.warning(self.notice)
-        with self._write("set the damaged decisions aside") as db:
+        with self.writing("set the damaged decisions aside") as db:
             db.execute("UPDATE decisions SET reverted = 'damaged', reverted_at = ? WHERE game_id = ? AND ply > ?"
                        " AND reverted IS NULL", (self._clock(), game_id, kept))
 
@@ -368,18 +425,38 @@ class Journal:
                 if kept is None:
                     self.keep_credentials(credentials)
                 return self._restore_history(resumed.game_id, setup, resumed.decisions), kept or credentials
-        with self._write("start the new game") as db:
+        with self.writing("start the new game") as db:
             db.execute("UPDATE games SET status = 'stopped' WHERE status = 'running'")
             game_id = self._insert_game(db, setup, game.to_json(), "table", self._clock())
             db.execute("UPDATE games SET credentials = ? WHERE id = ?", (credentials.to_json(), game_id))
+            self._link_seats(db, game_id, setup)
             if chosen:
                 db.execute("INSERT OR REPLACE INTO settings(name, value) VALUES (?, ?)", (CHOSEN_SETUP, str(game_id)))
         self._game_id, self._ply = game_id, 0
         return [], credentials
 
+    def _link_seats(self, db, game_id: int, setup: Setup):
+        """Link a new game's seats to their players: the computer's to its level, the others as set up."""
+        for seat, played in enumerate(setup.seats):
+            if played.kind == "ai":
+                self.players.link_in(db, game_id, seat, self.players.computer_in(db, played.level))
+            elif played.player is not None:
+                self.players.link_in(db, game_id, seat, played.player)
+
+    def seat_player(self, seat: int, player: Optional[int] = None, new: Optional[dict] = None):
+        """Link a seat of the running game to a known ``player``, or to a new profile made from ``new``
+        (``name`` and, optionally, ``colour``, ``symbol``, ``languages``): the profile's (id, name).
+        :raise ProfileError: an unknown player, a name taken, a player already seated in this game."""
+        with self.writing("keep who sits in the seat") as db:
+            if new is not None:
+                player = self.players.create_in(db, new.get("name"), colour=new.get("colour"),
+                                                symbol=new.get("symbol"), languages=new.get("languages", ()))
+            self.players.link_in(db, self._game_id, seat, player)
+            return player, self.players.name_in(db, player)
+
     def keep_credentials(self, credentials: Credentials):
         """Store the running game's credentials (tokens only as digests); raises :class:`JournalError`."""
-        with self._write("keep the seats' phones") as db:
+        with self.writing("keep the seats' phones") as db:
             db.execute("UPDATE games SET credentials = ? WHERE id = ?", (credentials.to_json(), self._game_id))
 
     def _credentials(self, game_id: int) -> Optional[Credentials]:
@@ -393,7 +470,7 @@ class Journal:
     def record(self, session, decision):
         """Commit ``decision`` with the game state after it (``session.game``); returns once it is durable."""
         game = session.game
-        with self._write(f"save the move {decision.notation}, so it was not played") as db:
+        with self.writing(f"save the move {decision.notation}, so it was not played") as db:
             db.execute(
                 "INSERT INTO decisions(game_id, ply, seat, notation, revealed, state, decided_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -405,13 +482,14 @@ class Journal:
                     "UPDATE games SET status = 'finished', finished_at = ?, scores = ?, winners = ? WHERE id = ?",
                     (self._clock(), json.dumps(list(game.scores())), json.dumps(list(game.winners())), self._game_id),
                 )
+                self.ratings.game_finished_in(db, self._game_id)
         self._ply += 1
 
     def revert(self, session, decisions, reason: str):
         """Mark ``decisions``, the last ones played, taken back (``reason`` 'back' or 'undo'), all in one
         transaction, so a power cut keeps all of them or none; they stay in the journal."""
         first = self._ply - len(decisions) + 1
-        with self._write(f"record the {'undo' if reason == 'undo' else 'step back'}") as db:
+        with self.writing(f"record the {'undo' if reason == 'undo' else 'step back'}") as db:
             changed = db.execute(
                 "UPDATE decisions SET reverted = ?, reverted_at = ? WHERE game_id = ? AND ply BETWEEN ? AND ?"
                 " AND reverted IS NULL",
@@ -424,6 +502,7 @@ class Journal:
                 " reviewed_at = NULL WHERE id = ? AND status = 'finished'",
                 (self._game_id,),
             )
+            self.ratings.game_reopened_in(db, self._game_id)
         self._ply = first - 1
 
     # -- settings --------------------------------------------------------------
@@ -445,7 +524,7 @@ class Journal:
         if snapshot.settings == self._saved_settings:
             return
         try:
-            with self._write("keep the settings") as db:
+            with self.writing("keep the settings") as db:
                 db.executemany("INSERT OR REPLACE INTO settings(name, value) VALUES (?, ?)",
                                [(name, json.dumps(value)) for name, value in snapshot.settings if name in SETTINGS])
         except JournalError as error:
@@ -480,14 +559,19 @@ class Journal:
                 " (SELECT COUNT(*) FROM decisions d WHERE d.game_id = g.id AND d.reverted IN ('back', 'undo'))"
                 " FROM games g ORDER BY g.id DESC"
             ).fetchall()
+            links = self._links()
         summaries = []
         for game_id, game, seats, started, finished, status, origin, scores, winners, decisions, undone in rows:
             try:
-                names = tuple(seat.get("name", "") for seat in json.loads(seats))
+                linked = links.get(game_id, {})
+                names = tuple(_linked(Seat(kind=str(seat.get("kind", "rig")), name=str(seat.get("name", "")),
+                                           level=str(seat.get("level", "normal"))), linked.get(index)).name
+                              for index, seat in enumerate(json.loads(seats)))
                 summaries.append(GameSummary(
-                    game_id, game, games.spec(game).title, tuple(str(name) for name in names), started, finished,
+                    game_id, game, games.spec(game).title, names, started, finished,
                     status, origin, tuple(json.loads(scores)) if scores else None,
                     tuple(json.loads(winners)) if winners else (), decisions, undone,
+                    profiles=tuple(linked.get(index, (None,))[0] for index in range(len(names))),
                 ))
             except (ValueError, TypeError, AttributeError, KeyError) as error:
                 summaries.append(GameSummary(game_id, str(game), str(game), (), started, finished, status, origin,
@@ -539,7 +623,7 @@ class Journal:
         if final.is_over() and record.final_scores is None:
             raise RecordError("the record's moves finish the game but it gives no final scores")
         started = record.started or self._clock()
-        with self._write("import the record") as db:
+        with self.writing("import the record") as db:
             game_id = self._insert_game(db, record.setup, positions[0].to_json(), "import", started)
             db.executemany(
                 "INSERT INTO decisions(game_id, ply, seat, notation, revealed, state, decided_at)"
@@ -582,7 +666,7 @@ class Journal:
 
     def keep_review(self, decision_id: int, preferred: str, loss: float) -> bool:
         """Store the review of one decision; False (nothing kept) when it was taken back meanwhile."""
-        with self._write("keep the review of a decision") as db:
+        with self.writing("keep the review of a decision") as db:
             return db.execute(
                 "INSERT OR REPLACE INTO reviews(decision_id, preferred, loss, reviewed_at)"
                 " SELECT id, ?, ?, ? FROM decisions WHERE id = ? AND reverted IS NULL",
@@ -590,7 +674,7 @@ class Journal:
 
     def finish_review(self, game_id: int):
         """Mark a game's review complete, if the game is still finished."""
-        with self._write("mark the review complete") as db:
+        with self.writing("mark the review complete") as db:
             db.execute("UPDATE games SET reviewed_at = ? WHERE id = ? AND status = 'finished'",
                        (self._clock(), game_id))
 
@@ -614,14 +698,26 @@ class Journal:
         game, seats, seed, flags = self._db.execute(
             "SELECT game, seats, seed, flags FROM games WHERE id = ?", (game_id,)
         ).fetchone()
+        links = self._links(game_id)
         try:
             flags = json.loads(flags)
             if not isinstance(flags, dict):
                 raise ValueError(f"flags are {type(flags).__name__}, not an object")
-            return Setup(game=game, seats=tuple(Seat(**seat) for seat in json.loads(seats)), seed=seed,
-                         flags=tuple(sorted((name, _frozen(value)) for name, value in flags.items())))
+            return Setup(game=game, seats=tuple(_linked(Seat(**seat), links.get(index))
+                                                for index, seat in enumerate(json.loads(seats))),
+                         seed=seed, flags=tuple(sorted((name, _frozen(value)) for name, value in flags.items())))
         except (ValueError, TypeError, AttributeError, KeyError) as error:
             raise DamagedGame(f"its setup cannot be read: {error}") from None
+
+    def _links(self, game_id=None) -> dict:
+        """seat -> (player id, name) of one game's linked seats; with no ``game_id``, game id -> that, for all."""
+        rows = self._db.execute(
+            "SELECT s.game_id, s.seat, s.player_id, p.name FROM seat_players s JOIN players p ON p.id = s.player_id"
+            + ("" if game_id is None else " WHERE s.game_id = ?"), () if game_id is None else (game_id,))
+        links = {}
+        for game, seat, player, name in rows:
+            links.setdefault(game, {})[seat] = (player, name)
+        return links if game_id is None else links.get(game_id, {})
 
     def _start_state(self, game_id: int) -> str:
         return self._db.execute("SELECT start_state FROM games WHERE id = ?", (game_id,)).fetchone()[0]
@@ -650,6 +746,14 @@ def _read_state(spec, text: str, what: str):
         return spec.from_json(text)
     except (ValueError, TypeError, KeyError, AttributeError, IndexError, OverflowError) as error:
         raise DamagedGame(f"{what} cannot be read back ({error})") from None
+
+
+def _linked(seat: Seat, link: Optional[tuple]) -> Seat:
+    """A seat as its game shows it now: with its player, under the player's name (a computer keeps the seat's)."""
+    if link is None:
+        return seat
+    player, name = link
+    return dataclasses.replace(seat, player=player, name=name or seat.name)
 
 
 def _frozen(value):

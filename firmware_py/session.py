@@ -67,6 +67,7 @@ class Seat:
     kind: str = "rig"
     name: str = ""
     level: str = "normal"
+    player: Optional[int] = None  # the player profile in the journal (firmware_py.profiles) who plays it
 
     def __post_init__(self):
         if self.kind not in SEAT_KINDS:
@@ -161,6 +162,8 @@ class Join:
     seat: int
     code: object
     credential: str
+    player: Optional[int] = None  # the known player who sits down, or...
+    new_player: Optional[dict] = None  # ...a new profile's name (and colour, symbol, languages)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -515,7 +518,18 @@ class Session:
             raise CommandRejected(f"{self.setup.name_of(seat)} is not played on a phone")
         if seat in self._credentials.taken:
             raise CommandRejected(f"{self.setup.name_of(seat)}'s seat is already taken")
+        if join.player is not None or join.new_player is not None:
+            self._seat_player(seat, join.player, join.new_player)
         self._keep_credentials(self._credentials.with_seat(seat, join.credential))
+
+    def _seat_player(self, seat: int, player, new_player):
+        """The joining player's profile on the seat, under its name: in the journal first."""
+        if self._journal is None:
+            raise CommandRejected("this table keeps no players")
+        player, name = self._journal.seat_player(seat, player, new_player)
+        seats = list(self.setup.seats)
+        seats[seat] = dataclasses.replace(seats[seat], player=player, name=name)
+        self.setup = dataclasses.replace(self.setup, seats=tuple(seats))
 
     def _count_wrong_join_code(self):
         self._join_guesses += 1

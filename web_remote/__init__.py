@@ -30,12 +30,13 @@ def create_app(service: RemoteService, test_config=None) -> Flask:
     app.extensions["azul_remote"] = service
     app.extensions["azul_payloads"] = PayloadCache()
 
-    from web_remote import api, guards, help, history, pages, review, simulator
+    from web_remote import api, guards, help, history, pages, players, review, simulator
 
     guards.init_app(app)
     Babel(app, locale_selector=guards.language)  # templates' gettext calls follow the phone's language
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(players.bp)
     if service.hardware is not None:
         app.register_blueprint(simulator.bp)
     app.register_blueprint(history.bp)

@@ -12,11 +12,12 @@ from flask import Blueprint, Response, current_app, g, jsonify
 
 from firmware_py import games, records
 from firmware_py.controls import HostMenu
+from firmware_py.profiles import ProfileError
 from firmware_py.session import (
     AI_LEVELS, MAX_NAME, SEAT_KINDS, AnswerUndo, ChangeSettings, CommandRejected, Play, Rematch, RequestHint, RequestUndo,
     Seat, Setup, StepBack,
 )
-from web_remote import guards, i18n, payload
+from web_remote import guards, i18n, payload, players
 from web_remote.guards import BadRequest, field, json_body, language, service
 from web_remote.service import AccessDenied
 
@@ -36,6 +37,8 @@ def _command(command):
 
 @bp.errorhandler(CommandRejected)
 def refused(error):
+    if isinstance(error, ProfileError):
+        return players.refused(error)
     return jsonify(error="error.refused", message=i18n.refusal(language(), str(error))), 409
 
 
@@ -108,12 +111,18 @@ def me():
 
 @bp.post("/join")
 def join():
-    """Take a free phone seat with the game's join code: ``{code, seat}`` -> ``{token, seat, game_id, run}``
-    (``run``: this run of the table, so the phone can tell a later restart from its own joining)."""
+    """Take a free phone seat with the game's join code: ``{code, seat, player? | new_player?}`` -> ``{token, seat,
+    game_id, run}``; ``player`` is a known profile's id, ``new_player`` a new profile's ``{name, colour?, symbol?,
+    languages?}`` (``run``: this run of the table, so the phone can tell a later restart from its own joining)."""
     body = json_body()
     code = field(body, "code", str)
     seat = field(body, "seat", int)
-    token = service().join(code, seat, guards.client_address())
+    player = field(body, "player", int, required=False)
+    new_player = field(body, "new_player", dict, required=False)
+    if player is not None and new_player is not None:
+        raise BadRequest("players.one_or_new")
+    token = service().join(code, seat, guards.client_address(), None if player is None else players.checked_id(player),
+                           None if new_player is None else players.profile_fields(new_player, name_required=True))
     snapshot = service().current()
     return jsonify(token=token, seat=seat, game_id=snapshot.credentials.key, run=snapshot.run), 201
 
@@ -191,7 +200,13 @@ def _seat(item, index) -> Seat:
         raise BadRequest("error.name_too_long", n=MAX_NAME)
     kind = field(item, "kind", str, choices=SEAT_KINDS)
     level = field(item, "level", str, choices=AI_LEVELS, required=False, default="normal")
-    return Seat(kind=kind, name=name, level=level)
+    player = field(item, "player", int, required=False)
+    if player is None or kind == "ai":
+        return Seat(kind=kind, name=name, level=level)
+    profile = players.journal().players.get(players.checked_id(player, f"seats[{index}].player"))
+    if profile.is_computer:
+        raise BadRequest("players.person_needed")
+    return Seat(kind=kind, name=profile.name, level=level, player=profile.id)
 
 
 def _flags(spec, given) -> tuple:
@@ -230,7 +245,9 @@ def host_last_setup():
     setup = (session.journal.last_setup() if session.journal is not None else None) or session.snapshot.setup
     return jsonify(
         game=setup.game,
-        seats=[{"name": seat.name, "kind": seat.kind, "level": seat.level} for seat in setup.seats],
+        seats=[{"name": seat.name, "kind": seat.kind, "level": seat.level,
+                **({"player": seat.player} if seat.player is not None and seat.kind != "ai" else {})}
+               for seat in setup.seats],
         flags={name: list(value) if isinstance(value, tuple) else value for name, value in setup.flags},
     )
 
@@ -246,6 +263,9 @@ def host_setup():
     if not spec.min_players <= len(items) <= spec.max_players:
         raise BadRequest("error.seat_count", min=spec.min_players, max=spec.max_players)
     seats = tuple(_seat(item, index) for index, item in enumerate(items))
+    chosen = [seat.player for seat in seats if seat.player is not None]
+    if len(chosen) != len(set(chosen)):
+        raise BadRequest("players.seated_twice_setup")
     flags = _flags(spec, field(body, "flags", dict, required=False, default={}))
     settings = _settings_change(body)
     lang = field(body, "language", str, choices=tuple(i18n.LANGUAGES), required=False, default=service().language)

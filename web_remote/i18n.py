@@ -189,6 +189,7 @@ REFUSALS = (
     (re.compile(r"the undo request waits for (?P<names>.+), not (?P<seat>.+)$"), "error.not_asked"),
     (re.compile(r"an undo request is already open"), "error.undo_open"),
     (re.compile(r"hints are turned off"), "error.hints_off"),
+    (re.compile(r"this table keeps no players"), "players.no_journal"),
 )
 """The session's refusal reasons, matched to catalogue keys."""
 

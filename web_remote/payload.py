@@ -47,6 +47,7 @@ def build(snapshot, language: str) -> dict:
                 "kind": seat.kind,
                 "kind_label": t(f"kind.{seat.kind}"),
                 "level": seat.level,
+                "player": seat.player,
                 "score": snapshot.scores[index],
                 "taken": index in taken,
             }

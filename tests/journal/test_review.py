@@ -144,7 +144,8 @@ def test_a_journal_of_the_previous_schema_gains_the_review_table_and_keeps_its_g
     journal, game_id = finished
     journal.close()
     db = sqlite3.connect(tmp_path / "journal.sqlite3")
-    db.executescript("DROP TABLE reviews; ALTER TABLE games DROP COLUMN reviewed_at; PRAGMA user_version = 2;")
+    db.executescript("DROP TABLE ratings; DROP TABLE seat_players; DROP TABLE players; ALTER TABLE games DROP COLUMN"
+                     " rated; DROP TABLE reviews; ALTER TABLE games DROP COLUMN reviewed_at; PRAGMA user_version = 2;")
     db.close()
     reopened = Journal(tmp_path)
     assert reopened.games_to_review() == [game_id] and len(reopened.review_rows(game_id)) > 40

@@ -8,6 +8,7 @@ bounded in examples so that the suite stays quick.
 """
 import dataclasses
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -27,7 +28,10 @@ STREAMS = ("/api/events", "/simulator/frames")  # endless answers: tested on the
 JSON_PATHS = ["/api/state", "/api/me", "/api/join", "/api/move", "/api/undo", "/api/undo/answer", "/api/hint",
               "/api/host/login", "/api/host/join-code", "/api/host/setup", "/api/host/settings", "/api/host/release",
               "/history/1.json", "/history/import", "/history/1/leds", "/history/live", "/simulator/press",
-              "/simulator/layout", "/api/openapi.json", "/review/current", "/review/1"]
+              "/simulator/layout", "/api/openapi.json", "/review/current", "/review/1", "/api/players", "/api/players/1",
+              "/api/ratings/duel", "/api/games/1/ratings", "/api/host/players", "/api/host/players/1",
+              "/api/host/players/merge", "/api/host/players/unlinked", "/api/host/players/attach",
+              "/api/host/games/1/rated"]
 
 
 @pytest.fixture
@@ -57,7 +61,8 @@ def json_values():
 
 
 FIELDS = st.sampled_from(["code", "seat", "option", "version", "accept", "game", "seats", "flags", "brightness",
-                          "palette", "hints", "language", "record", "button", "hold", "kind", "name"])
+                          "palette", "hints", "language", "record", "button", "hold", "kind", "name", "player",
+                          "new_player", "keep", "merge", "counts", "colour", "symbol", "languages"])
 BODIES = st.one_of(
     st.dictionaries(FIELDS, json_values(), max_size=5).map(json.dumps),
     json_values().map(json.dumps),
@@ -151,7 +156,7 @@ def test_the_served_description_is_the_one_in_the_repository_and_names_every_jso
     served = app.test_client().get("/api/openapi.json").json
     kept = json.loads(DESCRIPTION.read_text())
     assert served == kept
-    described = {path.replace("{game_id}", "<int:game_id>") for path in kept["paths"]}
+    described = {re.sub(r"\{(\w+_id)\}", r"<int:\1>", path).replace("{game}", "<game>") for path in kept["paths"]}
     routes = {rule.rule for rule in app.url_map.iter_rules()
               if rule.rule.startswith(("/api/", "/history/import", "/history/live", "/review/")) or rule.rule.endswith((".json", "/leds"))}
     assert routes <= described, routes - described

@@ -96,7 +96,7 @@ def test_a_damaged_last_setup_falls_back_to_the_game_on_the_table(tables, tmp_pa
     table = tables()
     assert table.client.post("/api/host/setup", json=CHOSEN, headers=table.host()).status_code == 201
     table = tables(Setup(game="duel"), new=True)
-    with table.journal._write("damage the chosen game's row") as db:  # as a bad sector would
+    with table.journal.writing("damage the chosen game's row") as db:  # as a bad sector would
         db.execute("UPDATE games SET seats = 'not json' WHERE game = 'pavilion'")
     last = table.client.get("/api/host/setup", headers=table.host()).json
     assert last["game"] == "duel" and [seat["kind"] for seat in last["seats"]] == ["rig", "rig"]
