@@ -609,7 +609,8 @@ class Journal:
         try:
             record = Record(setup=setup, start=start, moves=moves,
                             final_scores=tuple(json.loads(scores)) if scores else None,
-                            winners=tuple(json.loads(winners)) if winners else (), started=started, finished=finished)
+                            winners=tuple(json.loads(winners)) if winners else (), started=started, finished=finished,
+                            ratings=tuple(self.ratings.of_game(game_id)))
             record = with_start(record, replay(record)[0])  # also a start kept whole by earlier versions
         except (RecordError, ValueError, TypeError) as error:
             raise DamagedGame(f"game {game_id} cannot be replayed: {error}") from None

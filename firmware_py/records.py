@@ -23,7 +23,7 @@ MAX_NOTATION = 40
 MAX_TIME_TEXT = 40
 SEED_RANGE = (-2 ** 63, 2 ** 63)  # what the journal's INTEGER column holds
 _KEYS = {"format", "version", "game", "players", "seed", "flags", "start", "moves",
-         "final_scores", "winners", "started", "finished"}
+         "final_scores", "winners", "started", "finished", "ratings"}
 
 
 class RecordError(ValueError):
@@ -41,6 +41,7 @@ class Record:
     winners: tuple = ()
     started: Optional[str] = None  # ISO 8601 times, UTC
     finished: Optional[str] = None
+    ratings: tuple = ()  # the table's ratings.RatedSeat rows of the game: what it did to each rated player
 
     def to_json(self) -> str:
         """The record file's text (docs/notation.md, "Game records"), compact: its size follows the game's."""
@@ -57,6 +58,8 @@ class Record:
             "winners": list(self.winners),
             "started": self.started,
             "finished": self.finished,
+            **({"ratings": [{"seat": row.seat, "before": row.before.to_dict(), "after": row.after.to_dict()}
+                            for row in self.ratings]} if self.ratings else {}),
         }, separators=(",", ":"))
 
     @classmethod
@@ -173,6 +176,9 @@ def _parse(text) -> Record:
         start_text = json.dumps(start, separators=(",", ":"), sort_keys=True)
     else:
         raise RecordError('"start" must be a saved-game object')
+    ratings = doc.get("ratings", [])  # what the game did to the ratings where it was played: read, not kept
+    if not isinstance(ratings, list) or len(ratings) > len(setup.seats) or not all(isinstance(r, dict) for r in ratings):
+        raise RecordError('"ratings" must be a list of objects, one per rated seat at most')
     moves = doc.get("moves", [])
     if not isinstance(moves, list) or not all(isinstance(m, str) and 0 < len(m) <= MAX_NOTATION for m in moves):
         raise RecordError('"moves" must be a list of moves in notation')

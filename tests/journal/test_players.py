@@ -17,6 +17,7 @@ from openskill.models import PlackettLuce
 from firmware_py.journal import Journal
 from firmware_py.profiles import MAX_NAME, ProfileError
 from firmware_py.ratings import Rating
+from firmware_py.records import Record, RecordError
 from firmware_py.session import CommandRejected, Join, NewGame, Play, RequestUndo, Seat, Session, Setup
 
 
@@ -345,3 +346,20 @@ def test_a_journal_restored_after_a_kill_gives_the_same_ratings(tmp_path):
         assert journal.ratings.stored(), "no game finished before the kill"
         assert journal.ratings.stored() == journal.ratings.worked_out()
         journal.close()
+
+
+def test_the_record_of_a_rated_game_says_its_ratings_and_a_table_reading_it_keeps_none(journal, tmp_path_factory):
+    ana, bea = journal.players.create("Ana"), journal.players.create("Bea")
+    play_out(start(journal, Seat(player=ana.id, name="Ana"), Seat(player=bea.id, name="Bea"), seed=2), 2)
+    text = journal.export(journal.current_game).to_json()
+    rows = journal.ratings.of_game(journal.current_game)
+    assert json.loads(text)["ratings"] == [{"seat": row.seat, "before": row.before.to_dict(),
+                                            "after": row.after.to_dict()} for row in rows]
+    elsewhere = Journal(tmp_path_factory.mktemp("elsewhere"))
+    imported = elsewhere.import_record(Record.from_json(text))
+    assert "ratings" not in json.loads(elsewhere.export(imported).to_json()) and elsewhere.ratings.stored() == []
+    crafted = json.loads(text)
+    crafted["ratings"] = [{"seat": 0}] * 3
+    with pytest.raises(RecordError):
+        Record.from_json(json.dumps(crafted))
+    elsewhere.close()
