@@ -288,6 +288,8 @@ class Snapshot:
     showing: Optional[str]  # "address" or "legend" while the HOST menu shows it
     resumed: bool  # this game was resumed from the journal when the table started
     run: str  # names this run of the session: versions count from 1 again after a restart
+    journal_game: Optional[int] = None  # the game's id in the journal (its past-games pages), None without one
+    ratings: tuple = ()  # once over: the ratings.RatedSeat rows of the game (none when it does not count)
 
     def setting(self, name):
         return dict(self.settings)[name]
@@ -903,6 +905,9 @@ class Session:
             showing=self._menu.showing if self._menu.showing in ("address", "legend") else None,
             resumed=self._resumed,
             run=self._run_name,
+            journal_game=None if self._journal is None else self._journal.current_game,
+            ratings=tuple(self._journal.ratings.of_game(self._journal.current_game))
+            if over and self._journal is not None else (),
         )
 
     def _last_events(self):

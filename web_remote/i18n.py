@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 from babel import Locale
+from babel.numbers import format_decimal
 from babel.support import Translations
 
 from web_remote.messages import MESSAGES, Contextual, Plural
@@ -192,6 +193,11 @@ REFUSALS = (
     (re.compile(r"this table keeps no players"), "players.no_journal"),
 )
 """The session's refusal reasons, matched to catalogue keys."""
+
+
+def rating_text(language: str, rating) -> str:
+    """A rating as players read it: its mu to one decimal, in the language's digits ("27,3" in Italian)."""
+    return format_decimal(rating.mu, format="0.0", locale=language)
 
 
 def refusal(language: str, reason: str) -> str:

@@ -451,6 +451,8 @@ MESSAGES = {
     "option.under": N_("Plate {plate} under the stack"),
 
     "over.part": N_("Scoring"),
+    "over.rating": N_("{name}: rating {before} → {after}"),
+    "over.ratings": N_("Ratings"),
     "over.shared": N_("Shared victory: {names}"),
     "over.rematch": N_("Rematch: same players, same seats"),
     "over.rematch_started": N_("Rematch started. Phones keep their seats; the new join code is {code}."),

@@ -31,6 +31,7 @@ def build(snapshot, language: str) -> dict:
     return {
         "version": snapshot.version,
         "game_id": snapshot.credentials.key,
+        "journal_game": snapshot.journal_game,
         "run": snapshot.run,
         "restarted": snapshot.resumed,
         "language": language,
@@ -74,6 +75,11 @@ def build(snapshot, language: str) -> dict:
             [{"label": i18n.breakdown_label(language, part["label"]), "points": part["points"]} for part in parts]
             for parts in snapshot.breakdown
         ],
+        "ratings": [{"seat": row.seat, "player": row.player_id, "before": row.before.to_dict(),
+                     "after": row.after.to_dict(),
+                     "words": t("over.rating", name=names[row.seat], before=i18n.rating_text(language, row.before),
+                                after=i18n.rating_text(language, row.after))}
+                    for row in snapshot.ratings],
         "flash": None if snapshot.flash is None else {
             "seat": snapshot.flash[0], "message": i18n.refusal(language, snapshot.flash[1])},
         "undo_request": _undo_request(snapshot, language),

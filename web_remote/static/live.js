@@ -251,6 +251,8 @@
     total.appendChild(element("th", {}, t("over.total")));
     payload.seats.forEach((seat) => total.appendChild(element("th", { class: "score" }, String(seat.score))));
     $("breakdown").replaceChildren(head, ...rows, total);
+    $("rating-changes").hidden = !payload.ratings.length;
+    $("rating-list").replaceChildren(...payload.ratings.map((change) => element("li", {}, change.words)));
   }
 
   function renderHistory() {
