@@ -22,6 +22,7 @@ COLOURS = ("orange", "sky", "green", "yellow", "blue", "vermilion", "purple", "g
 SYMBOLS = ("circle", "square", "diamond", "triangle", "star", "heart", "moon", "cross")
 """The symbols a player may choose, so a profile is told apart without its colour."""
 MAX_LANGUAGES = 5
+MAX_PEOPLE = 1000  # profiles of people a table keeps: far beyond a home's, and a bound on what a list shows
 LANGUAGE_CODE = re.compile(r"[a-z]{2,3}\Z")
 KINDS = ("person", "computer")
 
@@ -167,6 +168,8 @@ class Players:
         name = clean_name(name)
         languages = clean_languages(languages)
         count = db.execute("SELECT COUNT(*) FROM players").fetchone()[0]
+        if db.execute("SELECT COUNT(*) FROM players WHERE kind = 'person'").fetchone()[0] >= MAX_PEOPLE:
+            raise ProfileError("players.too_many", f"this table keeps at most {MAX_PEOPLE} players", n=MAX_PEOPLE)
         colour = _choice(colour, COLOURS, "colour", COLOURS[count % len(COLOURS)])
         symbol = _choice(symbol, SYMBOLS, "symbol", SYMBOLS[count % len(SYMBOLS)])
         self._check_free(db, name)

@@ -345,6 +345,7 @@ MESSAGES = {
     "players.played_each_other": N_("{kept} and {merged} played each other in game {n}: they are two people."),
     "players.seated_twice": N_("That player already sits in seat {n} of this game."),
     "players.seated_twice_setup": N_("A player can sit in one seat only."),
+    "players.too_many": N_("This table keeps at most {n} players: merge the profiles of one person first."),
     "players.unknown": N_("There is no player {n}."),
 
     "host.game": N_("Game"),

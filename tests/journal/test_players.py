@@ -363,3 +363,13 @@ def test_the_record_of_a_rated_game_says_its_ratings_and_a_table_reading_it_keep
     with pytest.raises(RecordError):
         Record.from_json(json.dumps(crafted))
     elsewhere.close()
+
+
+def test_a_table_keeps_a_bounded_number_of_players(journal, monkeypatch):
+    monkeypatch.setattr("firmware_py.profiles.MAX_PEOPLE", 3)
+    for name in ("Ana", "Bea", "Cai"):
+        journal.players.create(name)
+    before = everything(journal)
+    with pytest.raises(ProfileError) as refused:
+        journal.players.create("Dan")
+    assert refused.value.key == "players.too_many" and everything(journal) == before
