@@ -135,3 +135,26 @@ def test_the_host_assigns_known_players_to_rig_seats_and_the_game_is_rated_at_it
     standings = table.client.get("/api/ratings/duel").json["players"]
     assert {row["player"] for row in standings} == {ana["id"], rated[1]["player"]}
     assert all(row["games"] == 1 for row in standings)
+
+
+def test_the_ratings_table_names_each_player_with_their_mark_and_the_rating_in_the_phones_language(tables):
+    table = tables(Setup(), new=True)
+    host = table.host()
+    ana = table.client.post("/api/host/players", json={"name": "Ana", "colour": "sky", "symbol": "moon"},
+                            headers=host).json
+    bea = table.client.post("/api/host/players", json={"name": "Bea"}, headers=host).json
+    started = table.client.post("/api/host/setup", headers=host, json={
+        "game": "duel", "seats": [{"kind": "rig", "player": ana["id"]}, {"kind": "rig", "player": bea["id"]}]})
+    assert started.status_code == 201, started.json
+    session = table.session
+    while not session.snapshot.over:
+        session.call(Play(session.snapshot.current_player, session.snapshot.options[0]))
+    standings = table.client.get("/api/ratings/duel", headers={"Accept-Language": "it"}).json["players"]
+    expected = {row.player_id: row.after for row in table.journal.ratings.of_game(table.journal.current_game)}
+    assert {row["player"] for row in standings} == {ana["id"], bea["id"]}
+    for row in standings:
+        profile = ana if row["player"] == ana["id"] else bea
+        assert {name: row[name] for name in ("name", "kind", "colour", "symbol")} == {
+            name: profile[name] for name in ("name", "kind", "colour", "symbol")}
+        assert row["rating_text"] == f"{expected[row['player']].mu:.1f}".replace(".", ",")
+    assert table.client.get("/api/ratings/pavilion").json["players"] == []
