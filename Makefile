@@ -45,10 +45,12 @@ test: build
 	$(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests" >&2; exit 1; fi; exit $$rc
 
-# After a deliberate change of the phone page's board drawing: rewrite the golden pictures of
-# tests/web/golden/ (one per decision kind of each game), then look at them before committing.
+# After a deliberate change of the phone page's board drawing or charts: rewrite the golden
+# pictures of tests/web/golden/ (one per decision kind of each game, and the charts of a game of
+# each), then look at them before committing.
 golden: build
 	UPDATE_GOLDEN=1 $(PY) -m pytest -q tests/web/test_board_touch.py -k whole
+	UPDATE_GOLDEN=1 $(PY) -m pytest -q tests/web/test_story_charts.py -k golden
 
 bench: build
 	$(PY) -m benchmarks

@@ -30,7 +30,8 @@ from firmware_py.journal import DamagedGame
 from firmware_py.records import Record, RecordError, position_snapshot
 from firmware_py.records import replay as replay_positions
 from firmware_py.session import MAX_NAME
-from web_remote import guards, i18n
+from firmware_py.story import story
+from web_remote import charts, guards, i18n
 from web_remote.guards import BadRequest, error_response, field, json_body, language, service
 from web_remote.pages import page
 from web_remote.service import AccessDenied
@@ -174,7 +175,27 @@ def replay(game_id):
                 moves=moves, total=len(record.moves), shown=shown, downloadable=finished(game_id),
                 winners=", ".join(names[seat] for seat in snapshot.winners),
                 decision=i18n.pending_label(lang, game, snapshot.pending), leds=attached_display() is not None,
-                board=_board(record, positions, ply, snapshot, names, lang))
+                board=_board(record, positions, ply, snapshot, names, lang),
+                charts=story_charts(game_id, record, positions, names, lang))
+
+
+@bp.get("/<int:game_id>/story")
+@guards.renders
+def story_fragment(game_id):
+    """The game's charts alone, for the live page's game-over view to show."""
+    record = record_of(game_id)
+    lang = language()
+    names = seat_names(record, lang)
+    return page("history/story.html", charts=story_charts(game_id, record, replayable(replay_positions, record),
+                                                          names, lang))
+
+
+def story_charts(game_id: int, record: Record, positions: list, names: list, lang: str) -> list:
+    """The charts of game ``game_id``'s story so far, each seat in its player's colour and symbol."""
+    players = journal().players
+    linked = players.of_game(game_id)
+    profiles = [players.get(linked[seat]).to_dict() if seat in linked else None for seat in range(len(names))]
+    return charts.story_charts(story(record.setup.game, positions, record.moves), names, profiles, lang)
 
 
 @dataclasses.dataclass(frozen=True)

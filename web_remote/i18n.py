@@ -195,6 +195,11 @@ REFUSALS = (
 """The session's refusal reasons, matched to catalogue keys."""
 
 
+def format_number(language: str, value) -> str:
+    """A count or score in the language's digits and signs (a whole number unless it has a fraction)."""
+    return format_decimal(value, format="#,##0.#", locale=language)
+
+
 def rating_text(language: str, rating) -> str:
     """A rating as players read it: its mu to one decimal, in the language's digits ("27,3" in Italian)."""
     return format_decimal(rating.mu, format="0.0", locale=language)

@@ -1,8 +1,19 @@
-"""Phones in real headless Chromium for the browser tests: a phone-sized touch context holding a seat."""
-import json
+"""Phones in real headless Chromium for the browser tests: a phone-sized touch context holding a seat,
+and golden pictures of parts of a page.
 
+Golden pictures live in ``tests/web/golden/``; after a deliberate change of a drawing, regenerate them
+with ``make golden`` and look at them before committing.
+"""
+import io
+import json
+import os
+
+from PIL import Image, ImageChops, ImageStat
 from playwright.sync_api import expect
 
+GOLDEN = os.path.join(os.path.dirname(__file__), "golden")
+UPDATE_GOLDEN = os.environ.get("UPDATE_GOLDEN") == "1"
+TOLERANCE = 2.0  # mean difference per channel (0-255) a golden picture may show
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 
@@ -29,3 +40,20 @@ def seated_phone(browser, remote, seat, viewport=PHONE["viewport"], token=None):
 def shown(page, version):
     """Wait until ``page`` shows the table at ``version``."""
     expect(page.locator("body")).to_have_attribute("data-version", str(version))
+
+
+def check_golden(page, selector, name):
+    """The part ``selector`` of ``page`` against its golden picture ``name`` (a small tolerance)."""
+    path = os.path.join(GOLDEN, f"{name}.png")
+    picture = page.locator(selector).screenshot(animations="disabled")
+    if UPDATE_GOLDEN or not os.path.exists(path):
+        assert UPDATE_GOLDEN, f"no golden picture {path}: run `make golden` and look at it"
+        os.makedirs(GOLDEN, exist_ok=True)
+        with open(path, "wb") as out:
+            out.write(picture)
+        return
+    got = Image.open(io.BytesIO(picture)).convert("RGB")
+    want = Image.open(path).convert("RGB")
+    assert got.size == want.size, (name, got.size, want.size)
+    difference = sum(ImageStat.Stat(ImageChops.difference(got, want)).mean) / 3
+    assert difference <= TOLERANCE, f"{name} differs from its golden picture by {difference:.1f}"

@@ -8,7 +8,6 @@ import os
 import random
 
 import pytest
-from PIL import Image, ImageChops, ImageStat
 
 from firmware_py import games
 from firmware_py.session import Seat, Setup
@@ -21,11 +20,8 @@ pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's c
 
 from playwright.sync_api import expect  # noqa: E402
 
-from tests.web.phones import PHONE, seated_phone, shown  # noqa: E402
+from tests.web.phones import PHONE, check_golden, seated_phone, shown  # noqa: E402
 
-GOLDEN = os.path.join(os.path.dirname(__file__), "golden")
-UPDATE_GOLDEN = os.environ.get("UPDATE_GOLDEN") == "1"
-TOLERANCE = 2.0  # mean difference per channel (0-255) a golden picture may show
 DUEL_KINDS = {"setup", "action", "draw", "keep", "return", "place", "order", "line", "pay", "tile"}
 PAVILION_KINDS = {"draft", "place", "pay", "bonus", "keep"}
 
@@ -102,25 +98,6 @@ def check_preview(page, seat, events):
             expect(board.locator(".gain", has_text=f'+{event["points"]}').first).to_be_attached()
 
 
-def check_golden(page, name):
-    """The board with this decision's highlights against its golden picture (small tolerance)."""
-    path = os.path.join(GOLDEN, f"{name}.png")
-    picture = page.locator("#board").screenshot(animations="disabled")
-    if UPDATE_GOLDEN or not os.path.exists(path):
-        assert UPDATE_GOLDEN, f"no golden picture {path}: run `make golden` and look at it"
-        os.makedirs(GOLDEN, exist_ok=True)
-        with open(path, "wb") as out:
-            out.write(picture)
-        return
-    import io
-
-    got = Image.open(io.BytesIO(picture)).convert("RGB")
-    want = Image.open(path).convert("RGB")
-    assert got.size == want.size, (name, got.size, want.size)
-    difference = sum(ImageStat.Stat(ImageChops.difference(got, want)).mean) / 3
-    assert difference <= TOLERANCE, f"{name} differs from its golden picture by {difference:.1f}"
-
-
 def play_by_touch(browser, remote, running, game, kinds):
     """Every decision by touching the mover's phone, options chosen at random from the seed; returns
     the decision kinds seen. Each kind's first board goes against its golden picture."""
@@ -136,7 +113,7 @@ def play_by_touch(browser, remote, running, game, kinds):
         shown(page, snapshot.version)
         if snapshot.pending not in seen:
             seen.add(snapshot.pending)
-            check_golden(page, f"{game}-{snapshot.pending}")
+            check_golden(page, "#board", f"{game}-{snapshot.pending}")
         notation = chooser.choice(snapshot.options)
         touch_option(page, snapshot, notation)
         expect(page.locator("body")).not_to_have_attribute("data-version", str(snapshot.version))

@@ -74,6 +74,7 @@ PATHS = st.one_of(
     st.sampled_from(JSON_PATHS),
     st.integers(-2 ** 70, 2 ** 70).map(lambda n: f"/history/{n}.json"),
     st.integers(0, 2 ** 70).map(lambda n: f"/history/1?ply={n}"),
+    st.integers(-2 ** 70, 2 ** 70).map(lambda n: f"/history/{n}/story"),
     st.text(st.characters(codec="ascii", exclude_characters="?#"), max_size=20).map(lambda text: "/api/" + text),
 )
 

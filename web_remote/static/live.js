@@ -228,6 +228,7 @@
   function renderOver() {
     $("over").hidden = !payload.over;
     renderRematch();
+    renderStory();
     if (!payload.over) return;
     const names = payload.winners.map(seatName).join(", ");
     $("winners").textContent = payload.winners.length > 1 ? t("over.shared", { names }) : t("over.winner", { names });
@@ -253,6 +254,21 @@
     $("breakdown").replaceChildren(head, ...rows, total);
     $("rating-changes").hidden = !payload.ratings.length;
     $("rating-list").replaceChildren(...payload.ratings.map((change) => element("li", {}, change.words)));
+  }
+
+  // The finished game's charts come drawn from the past games' pages (the journal's game), once per game.
+  let storyShown = null;
+  function renderStory() {
+    const game = payload.over ? payload.journal_game : null;
+    if (game === storyShown) return;
+    storyShown = game;
+    $("story-charts").replaceChildren();
+    if (game === null || game === undefined) return;
+    fetch(`/history/${game}/story`).then((response) => (response.ok ? response.text() : "")).then((text) => {
+      if (storyShown !== game) return;
+      const drawn = new DOMParser().parseFromString(text, "text/html");
+      $("story-charts").replaceChildren(...drawn.body.childNodes);
+    }).catch(() => { storyShown = null; });
   }
 
   function renderHistory() {
