@@ -126,6 +126,11 @@ class Ratings:
         """The rated seats of one game (none when it does not count)."""
         return self._rows("WHERE game_id = ?", (game_id,))
 
+    def choices(self) -> dict:
+        """game id -> what the host said about counting it: 'auto', 'yes' or 'no' (the past-games list shows it)."""
+        with self._journal.reading() as db:
+            return dict(db.execute("SELECT id, rated FROM games"))
+
     def stored(self) -> list:
         """Every stored row, in rating order (what :meth:`worked_out` must equal)."""
         return self._rows("", ())
