@@ -11,7 +11,8 @@ from flask import Blueprint, Response, current_app, make_response, redirect, ren
 
 from firmware_py import games
 from firmware_py.controls import HostMenu
-from firmware_py.session import AI_LEVELS, SEAT_KINDS
+from firmware_py.profiles import COLOURS, SYMBOLS
+from firmware_py.session import AI_LEVELS, MAX_NAME, SEAT_KINDS
 from web_remote import i18n
 from web_remote.guards import BadRequest, language, service
 
@@ -40,10 +41,14 @@ def live():
     return page("pages/live.html")
 
 
+PROFILE_CHOICES = {"colours": COLOURS, "symbols": SYMBOLS, "max_name": MAX_NAME}
+"""What the new-player fields of the join and setup pages offer (templates/pages/new_player.html)."""
+
+
 @bp.get("/join")
 def join():
-    """PIN and a free seat; observers can go straight to the live view."""
-    return page("pages/join.html")
+    """PIN, a free seat and who is joining; observers can go straight to the live view."""
+    return page("pages/join.html", **PROFILE_CHOICES)
 
 
 @bp.get("/host")
@@ -56,6 +61,7 @@ def host():
         ai_levels=AI_LEVELS,
         palettes=HostMenu.PALETTES,
         objectives=_objective_names(),
+        **PROFILE_CHOICES,
     )
 
 

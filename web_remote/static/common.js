@@ -47,10 +47,11 @@ const Remote = (() => {
     else localStorage.removeItem(SEAT_KEY);
   }
 
-  // Join ``seat`` with the join ``code`` and keep its token with the game and the run of the table it
-  // was given in (the live page tells a phone seated before a restart that it kept its seat).
-  async function takeSeat(code, seat) {
-    const answer = await call("/api/join", { body: { code, seat } });
+  // Join ``seat`` with the join ``code`` (as the player ``who`` names: ``{player}`` or ``{new_player}``) and
+  // keep its token with the game and the run of the table it was given in (the live page tells a phone
+  // seated before a restart that it kept its seat).
+  async function takeSeat(code, seat, who = {}) {
+    const answer = await call("/api/join", { body: { code, seat, ...who } });
     setSeat({ token: answer.token, seat: answer.seat, game_id: answer.game_id, run: answer.run });
   }
 
