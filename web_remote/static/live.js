@@ -44,6 +44,9 @@
         : t("live.turn", { name: seatName(current), decision: payload.pending_label });
     }
     $("turn").textContent = turn;
+    // The rules section of the decision on the table (its anchor is the decision's kind).
+    $("rules-help").hidden = payload.over || current === null;
+    $("rules-link").href = `/rules/${payload.game}#${payload.pending}`;
     $("join-link").hidden = mine !== null;
     const myTurn = isMyTurn(mine);
     document.title = myTurn ? `▶ ${t("live.your_turn_title")} – ${baseTitle}` : baseTitle;

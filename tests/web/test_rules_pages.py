@@ -1,0 +1,181 @@
+"""The rules on the phone: a section for every decision of both games, texts whose numbers come from the
+rules cores, a picture of a real position per decision with its choices outlined, a link from the live
+page's pending decision straight to its section; in real headless Chromium, in every language."""
+import os
+import random
+from html import unescape
+import re
+import urllib.error
+import urllib.request
+
+import pytest
+
+from core_ext import duel, pavilion
+from core_ext.ai.baselines import heuristic_move
+from firmware_py import games
+from firmware_py.session import Seat, Session, Setup
+from web_remote import i18n, rules, runner
+from web_remote.messages import MESSAGES
+from web_remote.service import RemoteService
+
+CHROMIUM = "/usr/bin/chromium"
+CORES = {"duel": duel, "pavilion": pavilion}
+OFF_BOARD = {"duel": ("over",), "pavilion": ("pay", "over")}  # decisions whose choices are buttons, not parts
+
+
+def random_games(game, count):
+    """``count`` games of ``game`` played by the heuristic player with a random option now and then (random
+    play alone keeps Duel scores at the floor): each as its list of (position, events)."""
+    for seed in range(count):
+        played = games.spec(game).new(2 if game == "duel" else 2 + seed % 3, seed, {})
+        chooser, pushed = random.Random(seed), []
+        while not played.is_over():
+            before = played.copy()
+            move = chooser.choice(played.legal_moves()) if chooser.random() < 0.3 else heuristic_move(played, chooser)
+            pushed.append((before, played.push(move)))
+        yield pushed
+
+
+@pytest.mark.parametrize("game", sorted(CORES))
+def test_every_decision_of_the_core_has_a_section_naming_only_what_the_core_has(game):
+    core = CORES[game]
+    explained = [decision for section in rules.SECTIONS[game] for decision in section.decisions]
+    assert sorted(explained) == sorted(core.PENDING)  # each decision kind once
+    kinds = {kind for kind, _ in core.EVENTS}
+    for section in rules.SECTIONS[game]:
+        assert set(section.events) <= kinds, (section.key, set(section.events) - kinds)
+        assert f"rules.{game}.{section.key}.title" in MESSAGES and f"rules.{game}.{section.key}.text" in MESSAGES
+    assert {rules.section_of(game, decision) for decision in core.PENDING} <= {s.key for s in rules.SECTIONS[game]}
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+@pytest.mark.parametrize("game", sorted(CORES))
+def test_every_text_fills_in_all_its_numbers_in_every_language(game, language):
+    fields = rules.fields(game, language)
+    for section in rules.SECTIONS[game]:
+        text = i18n.translate(language, f"rules.{game}.{section.key}.text", **fields)
+        assert "{" not in text and "}" not in text, (section.key, text)
+    if game == "pavilion":
+        end = i18n.translate(language, "rules.pavilion.end.text", **fields)
+        assert all(str(points) in end for _, _, points, _, _ in pavilion.BOARD["stars"])
+
+
+def test_the_duel_broken_tile_penalties_quoted_are_the_cores():
+    """Each penalty of n broken tiles without the starting-player tile costs the first n values quoted,
+    unless the score's floor of 0 took less; every count from 1 to 4 comes up."""
+    seen = set()
+    for pushed in random_games("duel", 30):
+        for before, events in pushed:
+            for event in events:
+                if event["event"] == "penalty" and not event["start_tile"] and event["broken"]:
+                    cost = sum(rules.BROKEN_PENALTIES[:event["broken"]])
+                    if before.scores()[event["player"]] >= cost + 10:  # far from the floor, even after this turn's other points
+                        assert event["points"] == -cost, event
+                        seen.add(event["broken"])
+    assert seen == {1, 2, 3, 4}
+
+
+def test_the_summer_pavilion_tiles_kept_quoted_are_the_cores():
+    """No pass keeps more than the tiles quoted, and some pass keeps exactly that many."""
+    most = 0
+    for pushed in random_games("pavilion", 30):
+        kept = {}
+        for _, events in pushed:
+            for event in events:
+                if event["event"] == "passed":
+                    kept[event["player"]] = 0
+                if event["event"] == "tile_kept":
+                    kept[event["player"]] += 1
+                    most = max(most, kept[event["player"]])
+    assert most == rules.KEPT_TILES
+
+
+@pytest.mark.parametrize("game", sorted(CORES))
+def test_each_decision_has_a_real_position_with_choices_for_its_picture(game):
+    positions = rules.picture_positions(game)
+    assert set(positions) == set(CORES[game].PENDING)
+    for kind, (position, seats) in positions.items():
+        assert position.pending == kind and len(seats) == len(position.scores())
+        if kind != "over":
+            assert len(position.legal_moves()) >= 2, kind
+
+
+@pytest.fixture(scope="module")
+def served():
+    setup = Setup(game="duel", seats=(Seat("phone", "Ana"), Seat("phone", "Bea")), seed=2)
+    session = Session(setup).start()
+    remote = runner.start(RemoteService(session), host="127.0.0.1", port=0)
+    remote.tokens = [remote.service.join(remote.service.join_code, seat, "test") for seat in range(2)]
+    yield remote
+    remote.close()
+    session.stop()
+
+
+def fetched(remote, path, language="en"):
+    asked = urllib.request.Request(f"http://127.0.0.1:{remote.port}{path}", headers={"Accept-Language": language})
+    with urllib.request.urlopen(asked) as answer:
+        return answer.read().decode()
+
+
+@pytest.mark.parametrize("game", sorted(CORES))
+def test_the_page_has_an_anchor_for_every_decision_and_a_picture_for_each(served, game):
+    html = unescape(fetched(served, f"/rules/{game}", "it"))
+    for decision in CORES[game].PENDING:
+        assert re.search(rf'id="{decision}"', html), decision
+    assert html.count('class="rules-board"') == len(CORES[game].PENDING)
+    position, _ = rules.picture_positions(game)[CORES[game].PENDING[0]]
+    first = i18n.option_label("it", game, str(position.legal_moves()[0]))
+    assert i18n.translate("it", "rules.choices", choices="").rstrip(".") in html and first in html
+    assert i18n.translate("it", "rules.title", game=i18n.translate("it", f"game.{game}")) in html
+
+
+def test_an_unknown_game_is_refused_in_the_phones_language(served):
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        fetched(served, "/rules/chess", "sv")
+    assert refused.value.code == 400
+    refused.value.close()
+
+
+browser_only = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (.ci/run installs it)")
+
+
+@browser_only
+def test_the_live_page_links_the_pending_decision_to_its_section(served, browser):
+    from tests.web.phones import seated_phone
+
+    seat = served.service.session.snapshot.current_player
+    page = seated_phone(browser, served, seat, token=served.tokens[seat])
+    link = page.locator("#rules-link")
+    pending = served.service.session.snapshot.pending
+    assert link.get_attribute("href") == f"/rules/duel#{pending}"
+    link.tap()
+    page.wait_for_url(f"**/rules/duel#{pending}")
+    section = page.locator(f"#{rules.section_of('duel', pending)}")
+    box = section.bounding_box()
+    assert 0 <= box["y"] < 300, box  # scrolled to it
+    assert page.locator(f'[data-picture="{rules.section_of("duel", pending)}"] .hit.legal').count() >= 2
+    page.context.close()
+
+
+@browser_only
+@pytest.mark.parametrize("game", sorted(CORES))
+def test_the_rules_pages_fit_a_320_px_phone_in_every_language_and_pass_axe(served, browser, game):
+    from tests.web.test_page_checks import OVERFLOW, serious_violations
+
+    for language, width in [(language, 320) for language in i18n.LANGUAGES] + [("en", 390)]:
+        context = browser.new_context(base_url=f"http://127.0.0.1:{served.port}", locale=language,
+                                      viewport={"width": width, "height": 700}, is_mobile=True, has_touch=True)
+        context.add_cookies([{"name": i18n.LANGUAGE_COOKIE, "value": language, "url": f"http://127.0.0.1:{served.port}"}])
+        page = context.new_page()
+        page.goto(f"/rules/{game}")
+        for section in rules.SECTIONS[game]:
+            outlined = page.locator(f'[data-picture="{section.key}"] .hit.legal')
+            if section.decisions and section.decisions[0] not in OFF_BOARD[game]:
+                assert outlined.count() >= 1, (language, section.key)
+        geometry = page.evaluate(OVERFLOW)
+        assert geometry["scroll"] <= geometry["width"] and not geometry["over"], (language, geometry)
+        for link in page.locator(".rules-contents a, #back-to-game").all():
+            assert link.bounding_box()["height"] >= 44, (language, link.text_content())
+        if width == 390:
+            assert not serious_violations(page)
+        context.close()

@@ -1,0 +1,159 @@
+"""The rules on the phone: a page per game, in the table's own words, one section per decision of a turn.
+
+Each decision's section carries a picture of a real position where that
+decision is up, drawn by the phone's own board drawing (``board.js``) with the
+parts the player may touch outlined, and with what the first of them would do
+(its preview). The live page links from the pending decision straight to its
+section ("How does this work?"), and the first-game mode shows the same text
+the first time a player meets a decision.
+
+The numbers the texts quote (rounds, bonus tiles, star values, penalties) are
+fields filled in from the rules cores, so the words cannot drift from the
+rules the table plays; ``tests/web/test_rules_pages.py`` checks that every
+decision kind of both cores has its section and that the sections name only
+decision kinds and events the cores have.
+"""
+import dataclasses
+import functools
+import random
+
+from flask import Blueprint
+
+from core_ext import duel, pavilion
+from core_ext.ai.baselines import heuristic_move
+from firmware_py import games
+from firmware_py.session import Seat, Setup
+from web_remote import i18n, payload
+from web_remote.guards import BadRequest, language
+from web_remote.pages import page
+
+bp = Blueprint("rules", __name__, url_prefix="/rules")
+
+BROKEN_PENALTIES = (1, 2, 3, 4)
+"""What each of a Duel player's four broken-tiles spaces costs (D6); the test checks it against the core."""
+KEPT_TILES = 4
+"""How many tiles a Summer Pavilion player keeps on the corners after passing (S6)."""
+PICTURE_SEEDS = range(40)  # games played until each decision kind has a picture
+CHOICES_LISTED = 6  # options named under a picture
+RANDOM_SHARE = 0.3  # of the moves in those games chosen at random
+
+
+@dataclasses.dataclass(frozen=True)
+class Section:
+    """One section of a rules page: ``key`` names its anchor and its strings (``rules.GAME.KEY.title`` and
+    ``.text``); ``decisions`` are the pending kinds it explains (the first has the picture); ``events``
+    the event kinds its text tells of."""
+
+    key: str
+    decisions: tuple = ()
+    events: tuple = ()
+
+
+SECTIONS = {
+    "duel": (
+        Section("goal", events=("objective_scored",)),
+        Section("round", events=("round_ended", "factories_refilled")),
+        Section("setup", ("setup",), ("plate_taken", "plate_placed")),
+        Section("action", ("action",), ("plate_taken", "sun_taken", "moon_taken", "chip_taken",
+                                        "start_tile_taken")),
+        Section("draw", ("draw",), ("plate_drawn", "drawing_stopped")),
+        Section("keep", ("keep",), ("plate_kept",)),
+        Section("return", ("return",), ("plate_returned",)),
+        Section("place", ("place",), ("plate_placed",)),
+        Section("order", ("order",), ("moon_stacked",)),
+        Section("line", ("line",), ("line_filled", "tiles_broken", "penalty")),
+        Section("pay", ("pay",), ("chips_paid", "chips_not_paid")),
+        Section("tile", ("tile",), ("tile_laid", "special_laid", "line_broken")),
+        Section("end", ("over",), ("objective_scored", "game_over")),
+    ),
+    "pavilion": (
+        Section("goal", events=("star_scored", "number_scored")),
+        Section("round", events=("round_ended", "factories_refilled", "passed")),
+        Section("draft", ("draft",), ("tiles_taken", "wild_taken", "rest_to_centre", "start_token_taken")),
+        Section("place", ("place",), ("tile_placed", "structure_completed", "bonus_owed", "passed")),
+        Section("pay", ("pay",), ("tile_placed",)),
+        Section("bonus", ("bonus",), ("bonus_taken",)),
+        Section("keep", ("keep",), ("tile_kept", "tiles_discarded")),
+        Section("end", ("over",), ("star_scored", "number_scored", "leftover", "game_over")),
+    ),
+}
+
+
+def section_of(game: str, pending: str) -> str:
+    """The anchor of the section that explains ``pending``."""
+    return next(section.key for section in SECTIONS[game] if pending in section.decisions)
+
+
+def fields(game: str, lang: str) -> dict:
+    """The numbers and names the texts quote, from the rules cores."""
+    if game == "duel":
+        return {"rounds": duel.ROUNDS, "objectives": 3, "penalties": ", ".join(map(str, BROKEN_PENALTIES)),
+                "most": sum(BROKEN_PENALTIES)}
+    board = pavilion.BOARD
+    stars = {letter: points for letter, _, points, _, _ in board["stars"]}
+    return {"rounds": pavilion.ROUNDS, "keep": KEPT_TILES,
+            "wilds": ", ".join(i18n.colour_name(lang, "pavilion", letter) for letter in pavilion.COLOURS),
+            **board["structure_bonus"], **{f"star_{letter}": points for letter, points in stars.items()},
+            **{f"number_{number}": points for number, points in board["number_bonus"].items()}}
+
+
+@functools.cache
+def picture_positions(game: str) -> dict:
+    """A position for each decision kind of ``game``, with at least two options where play offers one:
+    pending kind -> (game, seats). They come from games played from fixed seeds by the heuristic player
+    with a random option now and then (which reaches the decisions it avoids, such as several stack draws)."""
+    found, kinds = {}, games.spec(game).module.PENDING
+    for seed in PICTURE_SEEDS:
+        players = 2 if game == "duel" else 2 + seed % 3
+        setup = Setup(game=game, seats=tuple(Seat("ai", name) for name in ("Ana", "Ben", "Cleo", "Dev")[:players]),
+                      seed=seed)
+        played, chooser = setup.new_game(), random.Random(seed)
+        while True:
+            options = 0 if played.is_over() else len(played.legal_moves())
+            if played.pending not in found or found[played.pending][2] < 2 <= options:
+                found[played.pending] = (played.copy(), setup.seats, options)
+            if played.is_over():
+                break
+            move = chooser.choice(played.legal_moves()) if chooser.random() < RANDOM_SHARE else \
+                heuristic_move(played, chooser)
+            played.push(move)
+        if len(found) == len(kinds) and all(options >= 2 for _, _, options in found.values() if options):
+            break
+    return {kind: (position, seats) for kind, (position, seats, _) in found.items()}
+
+
+def picture(game: str, pending: str, lang: str) -> dict:
+    """What ``board.js`` draws for the section of ``pending``: the public position, the seats, its options
+    and the first option's preview."""
+    position, seats = picture_positions(game)[pending]
+    state = position.to_dict()
+    drawn = {"game": game, "state": games.spec(game).public(state), "game_id": f"rules-{pending}",
+             "seats": [{"name": seat.name} for seat in seats], "current_player": None, "last": None,
+             "options": [], "preview": None}
+    if not position.is_over():
+        options = [str(option) for option in position.legal_moves()]
+        events = position.copy().push(options[0])
+        labels = [i18n.option_label(lang, game, option) for option in options[:CHOICES_LISTED]]
+        drawn.update(current_player=position.current_player, options=options,
+                     choices=", ".join(labels) + (", …" if len(options) > CHOICES_LISTED else ""),
+                     preview={"seat": position.current_player,
+                              "events": payload.preview_events(events, game, state)})
+    return drawn
+
+
+@bp.get("/")
+def index():
+    """Both games' rules pages."""
+    return page("rules/index.html", games=games.GAMES)
+
+
+@bp.get("/<game>")
+def rules(game: str):
+    """One game's rules, a section per decision of a turn, each with its picture."""
+    if game not in SECTIONS:
+        raise BadRequest("error.invalid_field", field="game")
+    lang = language()
+    quoted = fields(game, lang)
+    sections = [(section, picture(game, section.decisions[0], lang) if section.decisions else None)
+                for section in SECTIONS[game]]
+    return page("rules/rules.html", game=game, sections=sections, fields=quoted)

@@ -1,0 +1,21 @@
+"use strict";
+// The rules pages: each decision's picture is a real position drawn by the phone's board drawing, with
+// the parts the deciding player may touch outlined, as the live page outlines them.
+(() => {
+  document.querySelectorAll("script.rules-board").forEach((data) => {
+    const drawn = JSON.parse(data.textContent);
+    const holder = document.querySelector(`[data-picture="${CSS.escape(data.dataset.for)}"]`);
+    const outline = () => drawn.options.forEach((notation) => {
+      const key = Touch.PATHS[drawn.game](notation)[0];
+      holder.querySelectorAll(`[data-hit="${CSS.escape(key)}"]`).forEach((node) => {
+        const board = node.closest("[data-seat]");
+        if (board === null || Number(board.dataset.seat) === drawn.current_player) node.classList.add("legal");
+      });
+    });
+    const show = () => {
+      Board.draw(holder, drawn, null, show);
+      outline();
+    };
+    show();
+  });
+})();
