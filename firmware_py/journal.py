@@ -454,6 +454,15 @@ class Journal:
             self.players.link_in(db, self._game_id, seat, player)
             return player, self.players.name_in(db, player)
 
+    def seat_learning(self, seat: int, learning: bool):
+        """Keep whether the running game's ``seat`` plays its first game (the game's setup, as read back)."""
+        with self.writing("keep the seat's first-game choice") as db:
+            seats = json.loads(db.execute("SELECT seats FROM games WHERE id = ?", (self._game_id,)).fetchone()[0])
+            seats[seat]["learning"] = learning
+            if not learning:
+                del seats[seat]["learning"]
+            db.execute("UPDATE games SET seats = ? WHERE id = ?", (json.dumps(seats), self._game_id))
+
     def keep_credentials(self, credentials: Credentials):
         """Store the running game's credentials (tokens only as digests); raises :class:`JournalError`."""
         with self.writing("keep the seats' phones") as db:
@@ -687,7 +696,7 @@ class Journal:
     # -- reading rows ------------------------------------------------------------
 
     def _insert_game(self, db, setup: Setup, start_state: str, origin: str, started: str) -> int:
-        seats = json.dumps([{"kind": s.kind, "name": s.name, "level": s.level} for s in setup.seats])
+        seats = json.dumps([_seat_row(s) for s in setup.seats])
         return db.execute(
             "INSERT INTO games(game, seats, seed, flags, start_state, status, origin, started_at)"
             " VALUES (?, ?, ?, ?, ?, 'running', ?, ?)",
@@ -747,6 +756,14 @@ def _read_state(spec, text: str, what: str):
         return spec.from_json(text)
     except (ValueError, TypeError, KeyError, AttributeError, IndexError, OverflowError) as error:
         raise DamagedGame(f"{what} cannot be read back ({error})") from None
+
+
+def _seat_row(seat: Seat) -> dict:
+    """A seat as the games table keeps it (the profile link is a row of its own)."""
+    row = {"kind": seat.kind, "name": seat.name, "level": seat.level}
+    if seat.learning:
+        row["learning"] = True
+    return row
 
 
 def _linked(seat: Seat, link: Optional[tuple]) -> Seat:

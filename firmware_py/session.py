@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 SEAT_KINDS = ("rig", "phone", "ai")
 MAX_NAME = 24  # characters of a player's name: the setup page's limit, and a record's
 AI_LEVELS = ("easy", "normal", "hard")
+LEARNING_LEVEL = "easy"  # the strongest level the computer plays at while someone learns the game
 UNDO_REQUEST_S = 60.0  # an unanswered undo request lapses after this
 HOST_CODE_S = 600.0  # a host code shown at the rig works (once) for this long
 JOIN_GUESSES_PER_CODE = 10  # wrong join codes a code takes before the table draws a new one...
@@ -68,8 +69,11 @@ class Seat:
     name: str = ""
     level: str = "normal"
     player: Optional[int] = None  # the player profile in the journal (firmware_py.profiles) who plays it
+    learning: bool = False  # a first game: the phone explains each decision, the computer plays to be beaten
 
     def __post_init__(self):
+        if not isinstance(self.learning, bool):
+            raise ValueError(f"learning must be true or false, not {self.learning!r}")
         if self.kind not in SEAT_KINDS:
             raise ValueError(f"seat kind must be one of {', '.join(SEAT_KINDS)}, not {self.kind!r}")
         if self.level not in AI_LEVELS:
@@ -164,6 +168,7 @@ class Join:
     credential: str
     player: Optional[int] = None  # the known player who sits down, or...
     new_player: Optional[dict] = None  # ...a new profile's name (and colour, symbol, languages)
+    learning: Optional[bool] = None  # this is the player's first game (None: as the host set the seat up)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -522,6 +527,8 @@ class Session:
             raise CommandRejected(f"{self.setup.name_of(seat)}'s seat is already taken")
         if join.player is not None or join.new_player is not None:
             self._seat_player(seat, join.player, join.new_player)
+        if join.learning is not None and join.learning != self.setup.seats[seat].learning:
+            self._seat_learning(seat, join.learning)
         self._keep_credentials(self._credentials.with_seat(seat, join.credential))
 
     def _seat_player(self, seat: int, player, new_player):
@@ -532,6 +539,24 @@ class Session:
         seats = list(self.setup.seats)
         seats[seat] = dataclasses.replace(seats[seat], player=player, name=name)
         self.setup = dataclasses.replace(self.setup, seats=tuple(seats))
+
+    def _seat_learning(self, seat: int, learning: bool):
+        """Whether the seat's player is learning the game, kept in the journal first (a restart keeps it)."""
+        if not isinstance(learning, bool):
+            raise CommandRejected("learning must be true or false")
+        seats = list(self.setup.seats)
+        seats[seat] = dataclasses.replace(seats[seat], learning=learning)
+        if self._journal is not None:
+            self._journal.seat_learning(seat, learning)
+        self.setup = dataclasses.replace(self.setup, seats=tuple(seats))
+
+    def computer_level(self, seat: int) -> str:
+        """The level a computer seat plays at: its own, but never above LEARNING_LEVEL while someone at the
+        table plays their first game."""
+        level = self.setup.seats[seat].level
+        if any(played.learning for played in self.setup.seats):
+            return min(level, LEARNING_LEVEL, key=AI_LEVELS.index)
+        return level
 
     def _count_wrong_join_code(self):
         self._join_guesses += 1
@@ -831,7 +856,7 @@ class Session:
 
     def _ask_computer(self, seat, hint):
         position = self._position
-        level = HINT_LEVEL if hint else self.setup.seats[seat].level
+        level = HINT_LEVEL if hint else self.computer_level(seat)
         self._thinker.think(
             (position, hint),
             self.game.copy(),

@@ -111,18 +111,21 @@ def me():
 
 @bp.post("/join")
 def join():
-    """Take a free phone seat with the game's join code: ``{code, seat, player? | new_player?}`` -> ``{token, seat,
-    game_id, run}``; ``player`` is a known profile's id, ``new_player`` a new profile's ``{name, colour?, symbol?,
-    languages?}`` (``run``: this run of the table, so the phone can tell a later restart from its own joining)."""
+    """Take a free phone seat with the game's join code: ``{code, seat, player? | new_player?, learning?}`` ->
+    ``{token, seat, game_id, run}``; ``player`` is a known profile's id, ``new_player`` a new profile's ``{name,
+    colour?, symbol?, languages?}``, ``learning`` whether this is the player's first game (``run``: this run of
+    the table, so the phone can tell a later restart from its own joining)."""
     body = json_body()
     code = field(body, "code", str)
     seat = field(body, "seat", int)
     player = field(body, "player", int, required=False)
     new_player = field(body, "new_player", dict, required=False)
+    learning = field(body, "learning", bool, required=False)
     if player is not None and new_player is not None:
         raise BadRequest("players.one_or_new")
     token = service().join(code, seat, guards.client_address(), None if player is None else players.checked_id(player),
-                           None if new_player is None else players.profile_fields(new_player, name_required=True))
+                           None if new_player is None else players.profile_fields(new_player, name_required=True),
+                           learning)
     snapshot = service().current()
     return jsonify(token=token, seat=seat, game_id=snapshot.credentials.key, run=snapshot.run), 201
 
@@ -201,12 +204,13 @@ def _seat(item, index) -> Seat:
     kind = field(item, "kind", str, choices=SEAT_KINDS)
     level = field(item, "level", str, choices=AI_LEVELS, required=False, default="normal")
     player = field(item, "player", int, required=False)
+    learning = kind != "ai" and field(item, "learning", bool, required=False, default=False)
     if player is None or kind == "ai":
-        return Seat(kind=kind, name=name, level=level)
+        return Seat(kind=kind, name=name, level=level, learning=learning)
     profile = players.journal().players.get(players.checked_id(player, f"seats[{index}].player"))
     if profile.is_computer:
         raise BadRequest("players.person_needed")
-    return Seat(kind=kind, name=profile.name, level=level, player=profile.id)
+    return Seat(kind=kind, name=profile.name, level=level, player=profile.id, learning=learning)
 
 
 def _flags(spec, given) -> tuple:
@@ -246,7 +250,8 @@ def host_last_setup():
     return jsonify(
         game=setup.game,
         seats=[{"name": seat.name, "kind": seat.kind, "level": seat.level,
-                **({"player": seat.player} if seat.player is not None and seat.kind != "ai" else {})}
+                **({"player": seat.player} if seat.player is not None and seat.kind != "ai" else {}),
+                **({"learning": True} if seat.learning else {})}
                for seat in setup.seats],
         flags={name: list(value) if isinstance(value, tuple) else value for name, value in setup.flags},
     )

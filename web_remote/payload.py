@@ -49,6 +49,7 @@ def build(snapshot, language: str) -> dict:
                 "kind_label": t(f"kind.{seat.kind}"),
                 "level": seat.level,
                 "player": seat.player,
+                "learning": seat.learning,
                 "score": snapshot.scores[index],
                 "taken": index in taken,
             }

@@ -221,9 +221,9 @@ class RemoteService:
                                seconds=_seconds_to_wait(self._undos, UNDO_LIMIT, "undo", command.credential))
         return self.command(command)
 
-    def join(self, code, seat, client: str, player=None, new_player=None) -> str:
+    def join(self, code, seat, client: str, player=None, new_player=None, learning=None) -> str:
         """Give a phone the free phone seat ``seat``, played by the known ``player`` or by a ``new_player``
-        (profile fields) if one is given: returns its token.
+        (profile fields) if one is given, in a first game if ``learning``: returns its token.
 
         :raise AccessDenied: no such seat (400), wrong code (403), not a phone seat or taken (409), limit (429).
         """
@@ -235,7 +235,7 @@ class RemoteService:
         if seat in self.current().credentials.taken:
             raise AccessDenied(409, "error.seat_taken")
         token = new_token()
-        self._with_code("join", client, Join(seat, code, digest(token), player, new_player))
+        self._with_code("join", client, Join(seat, code, digest(token), player, new_player, learning))
         return token
 
     def host_login(self, code, client: str) -> str:
