@@ -30,7 +30,7 @@ def create_app(service: RemoteService, test_config=None) -> Flask:
     app.extensions["azul_remote"] = service
     app.extensions["azul_payloads"] = PayloadCache()
 
-    from web_remote import api, guards, help, history, pages, players, review, rules, simulator
+    from web_remote import api, guards, help, history, pages, player_pages, players, review, rules, simulator
 
     guards.init_app(app)
     Babel(app, locale_selector=guards.language)  # templates' gettext calls follow the phone's language
@@ -40,6 +40,7 @@ def create_app(service: RemoteService, test_config=None) -> Flask:
     if service.hardware is not None:
         app.register_blueprint(simulator.bp)
     app.register_blueprint(history.bp)
+    app.register_blueprint(player_pages.bp)
     app.register_blueprint(review.bp)
     app.register_blueprint(help.bp)
     app.register_blueprint(rules.bp)

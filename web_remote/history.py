@@ -6,9 +6,12 @@ made by the same display code as the rig's frames; when the table's display
 is attached (:func:`attach_display`), the host can also put the replayed
 position on the real LEDs until the live game is shown again.
 
-Reading is open to every phone, like the live view. Importing and the LEDs
-change the table, so they are host actions: sent by ``history.js`` with the
-host token in a header and refused without it, as in the API.
+Reading is open to every phone, like the live view. Importing, the LEDs and
+whether a game counts for the ratings change the table, so they are host
+actions: sent by ``history.js`` with the host token in a header and refused
+without it, as in the API. The list is chosen by player and by game
+(``?player=ID&game=duel``) with a form that needs no script, and downloads as
+CSV or JSON (:mod:`web_remote.exports`) with the same choice.
 
 A record holds the whole starting position, random generator included, so
 only a finished game's record is handed out: during a game it would tell
@@ -19,6 +22,7 @@ bounded whatever the record.
 import dataclasses
 import functools
 import itertools
+import re
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
@@ -27,11 +31,12 @@ import hardware
 from firmware_py import games
 from firmware_py.display import TableDisplay
 from firmware_py.journal import DamagedGame
+from firmware_py.profiles import ProfileError
 from firmware_py.records import Record, RecordError, position_snapshot
 from firmware_py.records import replay as replay_positions
 from firmware_py.session import MAX_NAME
 from firmware_py.story import story
-from web_remote import charts, guards, i18n
+from web_remote import charts, exports, guards, i18n
 from web_remote.guards import BadRequest, error_response, field, json_body, language, service
 from web_remote.pages import page
 from web_remote.service import AccessDenied
@@ -115,9 +120,13 @@ def replayable(build, record: Record, *args, **kwargs):
 
 
 def seat_names(record: Record, lang: str) -> list:
-    """The players' names as the pages show them: "Player N" in the phone's language where a seat has none."""
-    return [seat.name[:MAX_NAME] or i18n.translate(lang, "seat.default", n=index + 1)
-            for index, seat in enumerate(record.setup.seats)]
+    """The players' names of a record as the pages show them."""
+    return shown_names([seat.name for seat in record.setup.seats], lang)
+
+
+def shown_names(names, lang: str) -> list:
+    """Seats' names as the pages show them: "Player N" in the phone's language where a seat has none."""
+    return [name[:MAX_NAME] or i18n.translate(lang, "seat.default", n=index + 1) for index, name in enumerate(names)]
 
 
 def move_page(ply: int, moves: int) -> range:
@@ -126,11 +135,115 @@ def move_page(ply: int, moves: int) -> range:
     return range(first, min(moves, first + MOVES_PER_PAGE - 1) + 1)
 
 
+def refusals_as_pages(view):
+    """A page view whose refusals (no such player, a bad choice in a form) answer as a page in the phone's
+    language with their status: a browser shows it, where it would show the API's JSON as code."""
+
+    @functools.wraps(view)
+    def shown(*args, **kwargs):
+        try:
+            return view(*args, **kwargs)
+        except (AccessDenied, BadRequest, ProfileError) as error:
+            message = i18n.translate(language(), error.key, **error.fields)
+            return page("history/refused.html", message=message), error.status
+
+    return shown
+
+
+def player_name(lang: str, profile) -> str:
+    """A profile's name as the pages show it: a computer player is named by its level."""
+    if profile.is_computer:
+        return i18n.translate(lang, "profile.computer", level=i18n.translate(lang, f"level.{profile.level}"))
+    return profile.name
+
+
+def chosen_games() -> dict:
+    """The list's choice from the query: ``player`` (a profile id) and ``game``, each only when given.
+
+    :raise BadRequest: not a number or not a game; :raise ProfileError: 404 for no such player.
+    """
+    chosen = {}
+    player, game = request.args.get("player", ""), request.args.get("game", "")
+    if player:
+        if not re.fullmatch(r"[0-9]{1,10}", player) or not 0 < int(player) <= MAX_GAME_ID:
+            raise BadRequest("history.bad_filter")
+        chosen["player"] = journal().players.get(int(player)).id
+    if game:
+        if game not in games.GAMES:
+            raise BadRequest("history.bad_filter")
+        chosen["game"] = game
+    return chosen
+
+
+def chosen_summaries(chosen: dict) -> list:
+    """The journal's games, newest first, of the chosen player and game."""
+    return [summary for summary in journal().games()
+            if ("player" not in chosen or chosen["player"] in summary.profiles)
+            and ("game" not in chosen or summary.game == chosen["game"])]
+
+
 @bp.get("/")
 @guards.renders
+@refusals_as_pages
 def index():
-    """Every game the journal holds, newest first, and the record import form."""
-    return page("history/index.html", games=journal().games(), leds=attached_display() is not None)
+    """The journal's games, newest first (of one player, of one game), and the record import form."""
+    chosen = chosen_games()
+    kept, lang = journal(), language()
+    everyone = sorted(kept.players.all(), key=lambda profile: (profile.is_computer, profile.name.casefold(),
+                                                               profile.level or ""))
+    return page("history/index.html", games=chosen_summaries(chosen), leds=attached_display() is not None,
+                chosen=chosen, people=[(profile.id, player_name(lang, profile)) for profile in everyone],
+                game_names=list(games.GAMES), counts=kept.ratings.choices(),
+                max_rows=i18n.format_number(lang, exports.MAX_GAMES))
+
+
+def exported_games(chosen: dict, lang: str) -> tuple:
+    """(the chosen games as the export writes them, newest first, how many were left out beyond its bound)."""
+    shown, left_out = exports.bounded(chosen_summaries(chosen))
+    rows = []
+    for summary in shown:
+        names = shown_names(summary.players, lang)
+        rows.append({"id": summary.id, "game": summary.game, "started": summary.started,
+                     "finished": summary.finished, "status": summary.status, "origin": summary.origin,
+                     "decisions": summary.decisions, "undone": summary.undone, "damaged": summary.damaged is not None,
+                     "seats": [{"name": name, "player": summary.profiles[seat] if seat < len(summary.profiles) else None,
+                                "score": summary.scores[seat] if summary.scores else None,
+                                "won": seat in summary.winners} for seat, name in enumerate(names)]})
+    return rows, left_out
+
+
+def export_name(chosen: dict) -> str:
+    """The file name of the list as chosen: ``azul-games``, ``azul-games-duel-player-3``."""
+    return "-".join(["azul-games", *([chosen["game"]] if "game" in chosen else []),
+                     *([f"player-{chosen['player']}"] if "player" in chosen else [])])
+
+
+@bp.get("/games.json")
+@guards.renders
+def games_json():
+    """The list as JSON: ``{games, left_out, limit}``, the games as summaries (never a record)."""
+    chosen = chosen_games()
+    rows, left_out = exported_games(chosen, language())
+    return exports.json_file(export_name(chosen), {"games": rows, "limit": exports.MAX_GAMES, "left_out": left_out})
+
+
+@bp.get("/games.csv")
+@guards.renders
+def games_csv():
+    """The list as CSV: one game a line, each seat's name, player id, score and win in columns of its own."""
+    chosen = chosen_games()
+    rows, _ = exported_games(chosen, language())
+    seats = max((len(row["seats"]) for row in rows), default=2)
+    fields = ("id", "game", "started", "finished", "status", "origin", "decisions", "undone", "damaged")
+    header = [*fields, *(f"{part}_{seat}" for seat in range(1, seats + 1) for part in ("name", "player", "score", "won"))]
+    lines = []
+    for row in rows:
+        line = [int(row[name]) if name == "damaged" else row[name] for name in fields]
+        for seat in range(seats):
+            held = row["seats"][seat] if seat < len(row["seats"]) else None
+            line += [held["name"], held["player"], held["score"], int(held["won"])] if held else ["", "", "", ""]
+        lines.append(line)
+    return exports.csv_file(export_name(chosen), header, lines)
 
 
 @bp.get("/<int:game_id>.json")
@@ -175,19 +288,22 @@ def replay(game_id):
                 moves=moves, total=len(record.moves), shown=shown, downloadable=finished(game_id),
                 winners=", ".join(names[seat] for seat in snapshot.winners),
                 decision=i18n.pending_label(lang, game, snapshot.pending), leds=attached_display() is not None,
-                board=_board(record, positions, ply, snapshot, names, lang),
-                charts=story_charts(game_id, record, positions, names, lang))
+                board=_board(record, positions, ply, snapshot, names, lang))
 
 
 @bp.get("/<int:game_id>/story")
 @guards.renders
 def story_fragment(game_id):
-    """The game's charts alone, for the live page's game-over view to show."""
+    """The game's charts alone, for the replay page and the live page's game-over view to show (a finished
+    game's do not change: the phone may keep them for a while)."""
     record = record_of(game_id)
     lang = language()
     names = seat_names(record, lang)
-    return page("history/story.html", charts=story_charts(game_id, record, replayable(replay_positions, record),
-                                                          names, lang))
+    response = Response(page("history/story.html", charts=story_charts(
+        game_id, record, replayable(replay_positions, record), names, lang)))
+    if finished(game_id):
+        response.headers["Cache-Control"] = "private, max-age=600"
+    return response
 
 
 def story_charts(game_id: int, record: Record, positions: list, names: list, lang: str) -> list:

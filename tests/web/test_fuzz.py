@@ -31,7 +31,8 @@ JSON_PATHS = ["/api/state", "/api/me", "/api/join", "/api/move", "/api/undo", "/
               "/simulator/layout", "/api/openapi.json", "/review/current", "/review/1", "/api/players", "/api/players/1",
               "/api/ratings/duel", "/api/games/1/ratings", "/api/host/players", "/api/host/players/1",
               "/api/host/players/merge", "/api/host/players/unlinked", "/api/host/players/attach",
-              "/api/host/games/1/rated"]
+              "/api/host/games/1/rated", "/players.json", "/players/1.json", "/history/games.json",
+              "/history/games.json?player=1&game=duel", "/history/games.json?game=chess"]
 
 
 @pytest.fixture
@@ -75,6 +76,8 @@ PATHS = st.one_of(
     st.integers(-2 ** 70, 2 ** 70).map(lambda n: f"/history/{n}.json"),
     st.integers(0, 2 ** 70).map(lambda n: f"/history/1?ply={n}"),
     st.integers(-2 ** 70, 2 ** 70).map(lambda n: f"/history/{n}/story"),
+    st.integers(-2 ** 70, 2 ** 70).map(lambda n: f"/players/{n}.json"),
+    st.text(max_size=12).map(lambda text: f"/history/games.json?player={text}"),
     st.text(st.characters(codec="ascii", exclude_characters="?#"), max_size=20).map(lambda text: "/api/" + text),
 )
 

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's c
 from axe_playwright_python.sync_playwright import Axe  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
-PAGES = ("/", "/join", "/host", "/settings", "/history/", "/history/1", "/history/2?ply=200")
+PAGES = ("/", "/join", "/host", "/settings", "/history/", "/history/1", "/history/2?ply=200", "/players/", "/players/1")
 LONG_GAME = 250  # decisions at least, in the imported record the replay page must carry
 OVERFLOW = """() => {
   const width = document.documentElement.clientWidth;
