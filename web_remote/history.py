@@ -205,8 +205,9 @@ def exported_games(chosen: dict, lang: str) -> tuple:
         names = shown_names(summary.players, lang)
         rows.append({"id": summary.id, "game": summary.game, "started": summary.started,
                      "finished": summary.finished, "status": summary.status, "origin": summary.origin,
-                     "decisions": summary.decisions, "undone": summary.undone, "damaged": summary.damaged is not None,
-                     "seats": [{"name": name, "player": summary.profiles[seat] if seat < len(summary.profiles) else None,
+                     "decisions": summary.decisions, "undone": summary.undone,
+                     "damaged": summary.damaged is not None,
+                     "seats": [{"name": name, "player": summary.profiles[seat],
                                 "score": summary.scores[seat] if summary.scores else None,
                                 "won": seat in summary.winners} for seat, name in enumerate(names)]})
     return rows, left_out
@@ -235,7 +236,8 @@ def games_csv():
     rows, _ = exported_games(chosen, language())
     seats = max((len(row["seats"]) for row in rows), default=2)
     fields = ("id", "game", "started", "finished", "status", "origin", "decisions", "undone", "damaged")
-    header = [*fields, *(f"{part}_{seat}" for seat in range(1, seats + 1) for part in ("name", "player", "score", "won"))]
+    parts = ("name", "player", "score", "won")
+    header = [*fields, *(f"{part}_{seat}" for seat in range(1, seats + 1) for part in parts)]
     lines = []
     for row in rows:
         line = [int(row[name]) if name == "damaged" else row[name] for name in fields]

@@ -520,12 +520,17 @@ def test_bad_changes_tell_the_servers_message_and_change_nothing(table, path, bo
 # -- in Chromium --------------------------------------------------------------------------------
 
 CHROMIUM = "/usr/bin/chromium"
-SMALL_TARGETS = """() => [...document.querySelectorAll(
-    'main a, main button, main select, main input:not([type=radio]):not([type=checkbox]), main label:has(> input)')]
-  .filter((node) => node.getClientRects().length && !node.closest('[hidden]') && !node.matches('label:has(> select, > input:not([type=radio]):not([type=checkbox]))'))
-  .map((node) => { const box = node.getBoundingClientRect();
-                   return { what: `${node.tagName}#${node.id} ${node.textContent.trim().slice(0, 24)}`, width: box.width, height: box.height }; })
-  .filter((box) => box.width < 44 || box.height < 44)"""
+# What a finger touches on the page, smaller than 44 x 44 CSS px: links, buttons, lists, fields, and the labels of
+# radio buttons and check boxes (a label around a list or a field is not a target of its own).
+SMALL_TARGETS = """() => {
+  const box = "input:not([type=radio]):not([type=checkbox])";
+  return [...document.querySelectorAll(`main a, main button, main select, main ${box}, main label:has(> input)`)]
+    .filter((node) => node.getClientRects().length && !node.closest("[hidden]")
+                      && !node.matches(`label:has(> select, > ${box})`))
+    .map((node) => ({ what: `${node.tagName}#${node.id} ${node.textContent.trim().slice(0, 24)}`,
+                      width: node.getBoundingClientRect().width, height: node.getBoundingClientRect().height }))
+    .filter((found) => found.width < 44 || found.height < 44);
+}"""
 
 
 @pytest.fixture(scope="module")
@@ -579,3 +584,86 @@ def test_without_the_host_token_the_pages_show_no_host_controls(browser, served,
     page.goto("/history/")
     assert not page.locator("label.counts").first.is_visible()
     context.close()
+
+
+@pytest.fixture
+def changing(tmp_path, browser):
+    """A journal of :func:`build_journal` behind a running remote for tests that change it, and a 390 px
+    phone in Italian that holds the host token: (remote, journal, ids, games, context)."""
+    journal, ids, games = build_journal(tmp_path)
+    session = Session(Setup(game="duel", seats=(Seat("phone", "Ana"), Seat("phone", "Bea")), seed=11),
+                      journal=journal).start()
+    remote = runner.start(RemoteService(session), host="127.0.0.1", port=0)
+    context = phone(browser, remote, "it", {"width": 390, "height": 844},
+                    host=remote.service.host_login(host_code(session), "test"))
+    yield remote, journal, ids, games, context
+    context.close()
+    remote.close()
+    session.stop()
+    journal.close()
+
+
+def opened(context, path):
+    page = context.new_page()
+    page.goto(path)
+    page.wait_for_load_state("networkidle")
+    return page
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (.ci/run installs it)")
+def test_the_hosts_refused_changes_are_told_next_to_their_control_and_change_nothing(changing):
+    from playwright.sync_api import expect
+
+    remote, journal, ids, games, context = changing
+    page = opened(context, f"/players/{ids['Ana']}")
+    expect(page.locator("#edit-player-fields-name")).to_have_value("Ana")
+    before = rows_of(journal)
+    page.locator("#edit-player-fields-name").fill("bea")
+    page.locator("#edit-player-button").tap()
+    refused = page.locator("#edit-player-fields-refused")
+    expect(refused).to_have_text(i18n.translate("it", "players.name_taken", name="Bea"))
+    page.evaluate("() => { document.getElementById('edit-player-fields-name').value = 'x'.repeat(10000); }")
+    page.locator("#edit-player-button").tap()
+    expect(refused).to_have_text(i18n.translate("it", "players.long_name", n=24))
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#merge-player").select_option(str(ids["Cy"]))
+    page.locator("#merge-button").tap()
+    expect(page.locator("#merge-said")).to_have_text(i18n.translate(
+        "it", "players.played_each_other", kept="Ana", merged="Cy", n=games["three"]))
+    assert rows_of(journal) == before and page.url.endswith(f"/players/{ids['Ana']}")
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (.ci/run installs it)")
+def test_the_host_renames_adds_attaches_and_counts_games_from_the_pages(changing):
+    from playwright.sync_api import expect
+
+    remote, journal, ids, games, context = changing
+    page = opened(context, f"/players/{ids['Zoe']}")
+    page.locator("#edit-player-fields-name").fill("Zoé Lund")
+    page.locator("#edit-player-fields label.mark-choice:has(input[value='star'])").tap()
+    page.locator("#edit-player-fields label.mark-choice:has(input[value='it'])").tap()
+    page.locator("#edit-player-button").tap()
+    expect(page.locator("#player-name span")).to_have_text("Zoé Lund")
+    zoe = journal.players.get(ids["Zoe"])
+    assert (zoe.name, zoe.symbol, set(zoe.languages)) == ("Zoé Lund", "star", {"sv", "it"})
+
+    page = opened(context, "/players/")
+    page.locator("#add-player-fields-name").fill("Ugo")
+    page.locator("#add-player-button").tap()
+    expect(page.locator("#people")).to_contain_text("Ugo")
+    assert [p.name for p in journal.players.all(kind="person")].count("Ugo") == 1
+    dee = i18n.translate("it", "people.seat_games", name="Dee", n=1)  # the seat of a game without a player
+    expect(page.locator("#attach-name option", has_text=dee)).to_have_count(1)
+    page.locator("#attach-name").select_option("Dee")
+    page.locator("#attach-player").select_option(str(ids["Zoe"]))
+    page.locator("#attach-button").tap()
+    expect(page.locator("#attach-name option", has_text=dee)).to_have_count(0)
+    expect(page.locator(f"#player-{ids['Zoe']}")).to_have_attribute("data-games", "1")  # the game attached
+    assert journal.players.of_game(games["four"])[2] == ids["Zoe"]
+
+    page = opened(context, "/history/")
+    choice = page.locator(f'select[data-counts="/api/host/games/{games["imported"]}/rated"]')
+    choice.select_option("yes")
+    expect(page.locator(f'#game-{games["imported"]} [role=status]')).to_have_text(i18n.translate("it", "history.counted"))
+    assert journal.ratings.choices()[games["imported"]] == "yes"
+    assert games["imported"] in {row.game_id for row in journal.ratings.history(ids["Ana"], "duel")}
