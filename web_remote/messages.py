@@ -41,6 +41,11 @@ def C_(context: str, text: str) -> Contextual:
 MESSAGES = {
     "app.title": N_("Azul table"),
 
+    "attach.nothing_unlinked": N_("Every seat of the past games already has its player."),
+    "attach.seat_games": P_("{name} ({n} game)", "{name} ({n} games)"),
+    "merge.confirm": N_("Merge {merged} into {kept}? The games of {merged} become those of {kept}; this "
+                        "cannot be undone."),
+
     "board.back.special": N_("top: special"),
     "board.back.wild": N_("top: wild"),
     "board.bag_tower": N_("Bag {bag} · tower {tower}"),
@@ -376,9 +381,7 @@ MESSAGES = {
     "people.computers": N_("Computer players"),
     "people.games": N_("Games"),
     "people.none": N_("No one has a profile yet: players get one as they join a game, or the host adds them."),
-    "people.nothing_unlinked": N_("Every seat of the past games already has its player."),
     "people.people": N_("People"),
-    "people.seat_games": P_("{name} ({n} game)", "{name} ({n} games)"),
     "people.seat_name": N_("Seat name in past games"),
     "people.title": N_("Players"),
     "people.won": N_("Won"),
@@ -394,8 +397,6 @@ MESSAGES = {
     "player.merge_about": N_("When one person has two profiles: the other profile's games become {name}'s, and "
                              "the other profile is removed."),
     "player.merge_button": N_("Merge"),
-    "player.merge_confirm": N_("Merge {merged} into {kept}? The games of {merged} become those of {kept}; this "
-                               "cannot be undone."),
     "player.merge_who": N_("Other profile"),
     "player.mine": N_("{name} won"),
     "player.mistake": N_("Game {n} ({game}), decision {ply}: about {points} points lost"),

@@ -158,7 +158,7 @@ def profile_or_404(player_id: int):
     return history.journal().players.get(player_id)
 
 
-def standings(lang: str, profiles: dict) -> dict:
+def standings(profiles: dict) -> dict:
     """Per game, its ratings table: [(rank, profile, rating, games)], the highest first."""
     tables = {}
     for game in games.GAMES:
@@ -186,11 +186,11 @@ def games_played(summaries) -> dict:
     return counted
 
 
-def listing(lang: str) -> dict:
+def listing() -> dict:
     """What the players' page and its files show: everyone with their games, and each game's ratings."""
     profiles = everyone()
     return {"profiles": profiles, "played": games_played(history.journal().games()),
-            "standings": standings(lang, profiles)}
+            "standings": standings(profiles)}
 
 
 @bp.get("/players/")
@@ -199,7 +199,7 @@ def listing(lang: str) -> dict:
 def index():
     """The people (most recently played first), the computer levels, and each game's ratings table."""
     lang = language()
-    shown = listing(lang)
+    shown = listing()
     profiles = list(shown["profiles"].values())
     people = [profile for profile in profiles if not profile.is_computer]
     return page("players/index.html", people=people, computers=[p for p in profiles if p.is_computer],
@@ -217,7 +217,7 @@ def _shown_with(lang: str) -> dict:
 
 def listed_rows(lang: str) -> list:
     """Everyone as the players' files list them, with their games and each game's rating and rank."""
-    shown = listing(lang)
+    shown = listing()
     ranks = {game: {profile.id: (rank, rating, played) for rank, profile, rating, played in rows}
              for game, rows in shown["standings"].items()}
     rows = []

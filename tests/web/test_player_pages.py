@@ -652,7 +652,7 @@ def test_the_host_renames_adds_attaches_and_counts_games_from_the_pages(changing
     page.locator("#add-player-button").tap()
     expect(page.locator("#people")).to_contain_text("Ugo")
     assert [p.name for p in journal.players.all(kind="person")].count("Ugo") == 1
-    dee = i18n.translate("it", "people.seat_games", name="Dee", n=1)  # the seat of a game without a player
+    dee = i18n.translate("it", "attach.seat_games", name="Dee", n=1)  # the seat of a game without a player
     expect(page.locator("#attach-name option", has_text=dee)).to_have_count(1)
     page.locator("#attach-name").select_option("Dee")
     page.locator("#attach-player").select_option(str(ids["Zoe"]))

@@ -57,7 +57,7 @@
     merging.addEventListener("submit", (event) => {
       event.preventDefault();
       const chosen = $("merge-player").selectedOptions[0];
-      if (!window.confirm(t("player.merge_confirm", { merged: chosen.textContent, kept: merging.dataset.name }))) return;
+      if (!window.confirm(t("merge.confirm", { merged: chosen.textContent, kept: merging.dataset.name }))) return;
       change(merging.dataset.url, { keep: Number(merging.dataset.keep), merge: Number(chosen.value) }, "merge-said");
     });
   }
@@ -68,9 +68,9 @@
       try {
         const { names } = await call(attaching.dataset.names, { method: "GET", host });
         $("attach-name").replaceChildren(...names.map(({ name, games }) =>
-          Remote.element("option", { value: name }, t("people.seat_games", { name, n: games }))));
+          Remote.element("option", { value: name }, t("attach.seat_games", { name, n: games }))));
         $("attach-button").disabled = !names.length;
-        if (!names.length) show(t("people.nothing_unlinked"), "info", "attach-said");
+        if (!names.length) show(t("attach.nothing_unlinked"), "info", "attach-said");
       } catch (error) {
         show(error.message, "error", "attach-said");
       }
