@@ -10,7 +10,9 @@ best match of its Accept-Language header, else the table's language.
 """
 import functools
 import gettext
+import hashlib
 import importlib
+import json
 import re
 from pathlib import Path
 
@@ -55,12 +57,24 @@ def translate(language: str, key: str, **fields) -> str:
 
 
 @functools.cache
+def catalogue_version(language: str) -> str:
+    """A short digest of ``language``'s catalogue: it changes whenever a string does."""
+    return hashlib.sha256(json.dumps(catalogue(language), sort_keys=True).encode()).hexdigest()[:12]
+
+
+PAGE_ONLY = ("rules.",)
+"""Strings only the server's pages show (the rules' long texts): every page would carry them for nothing."""
+
+
+@functools.cache
 def catalogue(language: str) -> dict:
     """Every string of ``language`` for the page scripts: key -> text, or for a plural,
     CLDR plural category -> text (the script picks one with ``Intl.PluralRules``)."""
     rule = Locale.parse(language).plural_form
     strings = {}
     for key, entry in MESSAGES.items():
+        if key.startswith(PAGE_ONLY):
+            continue
         if isinstance(entry, Plural):
             strings[key] = {rule(n): _text(language, entry, n) for n in PLURAL_SAMPLES}
         else:

@@ -1,9 +1,11 @@
 """The HTML pages: live view, join, host setup, settings; the QR code that leads to the join page.
 
-Pages are thin shells: they carry the strings of the phone's language and the
-page scripts draw everything else from the API.
+Pages are thin shells: they load the strings of the phone's language (one
+script per language, kept by the phone's browser) and the page scripts draw
+everything else from the API.
 """
 import io
+import json
 
 import qrcode
 import qrcode.image.svg
@@ -22,12 +24,12 @@ LANGUAGE_COOKIE_AGE_S = 365 * 24 * 3600
 
 
 def page(template: str, **context):
-    """Render ``template`` with the phone's language, its strings and whether a simulator runs."""
+    """Render ``template`` with the phone's language, the version of its strings and whether a simulator runs."""
     lang = language()
     return render_template(
         template,
         lang=lang,
-        strings=i18n.catalogue(lang),
+        strings_version=i18n.catalogue_version(lang),
         t=lambda key, **fields: i18n.translate(lang, key, **fields),
         languages=i18n.LANGUAGES,
         simulated=service().hardware is not None,
@@ -43,6 +45,16 @@ def live():
 
 PROFILE_CHOICES = {"colours": COLOURS, "symbols": SYMBOLS, "max_name": MAX_NAME}
 """What the new-player fields of the join and setup pages offer (templates/pages/new_player.html)."""
+
+
+@bp.get("/strings/<lang>.js")
+def strings(lang: str):
+    """Every string of ``lang`` for the page scripts (``Remote.t``). Its address names the strings' version,
+    so the browser keeps it until the strings change."""
+    if lang not in i18n.LANGUAGES:
+        raise BadRequest("error.invalid_field", status=404, field="lang")
+    script = f"const STRINGS = {json.dumps(i18n.catalogue(lang), ensure_ascii=False)};\n"
+    return Response(script, mimetype="text/javascript", headers={"Cache-Control": "public, max-age=31536000, immutable"})
 
 
 @bp.get("/join")

@@ -23,8 +23,17 @@ def test_every_page_renders_with_a_strict_content_policy(client, path):
     response = client.get(path)
     assert response.status_code == 200 and response.mimetype == "text/html"
     assert "script-src 'self'" in response.headers["Content-Security-Policy"]
-    strings = re.search(rb'<script type="application/json" id="strings">(.*?)</script>', response.data, re.S)
-    assert json.loads(strings.group(1)) == i18n.catalogue("en")
+    address = re.search(rb'<script src="(/strings/en\.js\?v=\w+)" defer></script>', response.data).group(1)
+    script = client.get(address.decode())
+    assert script.mimetype == "text/javascript" and "immutable" in script.headers["Cache-Control"]
+    body = script.get_data(as_text=True)
+    assert body.startswith("const STRINGS = ") and json.loads(body[len("const STRINGS = "):].rstrip(";\n")) == \
+        i18n.catalogue("en")
+
+
+def test_the_strings_script_is_for_the_remotes_languages_only(client):
+    assert client.get("/strings/xx.js").status_code == 404
+    assert client.get("/strings/..%2Fsecret.js").status_code == 404
 
 
 def test_the_qr_code_leads_to_the_join_page(client):

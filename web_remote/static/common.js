@@ -1,7 +1,7 @@
 "use strict";
 // Shared by every page: translated strings, the message line, stored tokens and API calls.
 const Remote = (() => {
-  const strings = JSON.parse(document.getElementById("strings").textContent);
+  const strings = STRINGS; // the phone's language's, from /strings/LANG.js (loaded before this script)
   const SEAT_KEY = "azul.seat";
   const HOST_KEY = "azul.host";
   const NOTE_KEY = "azul.note";
@@ -102,6 +102,13 @@ const Remote = (() => {
     return node;
   }
 
+  // A part of a page the server draws (a game's charts), as nodes to put in place; null when it has none.
+  async function fragment(path) {
+    const response = await fetch(path);
+    if (!response.ok) return null;
+    return [...new DOMParser().parseFromString(await response.text(), "text/html").body.childNodes];
+  }
+
   showNote();
-  return { t, show, leaveNote, seat, setSeat, takeSeat, hostToken, setHostToken, call, element };
+  return { t, show, leaveNote, seat, setSeat, takeSeat, hostToken, setHostToken, call, element, fragment };
 })();

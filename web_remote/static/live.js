@@ -267,10 +267,8 @@
     storyShown = game;
     $("story-charts").replaceChildren();
     if (game === null || game === undefined) return;
-    fetch(`/history/${game}/story`).then((response) => (response.ok ? response.text() : "")).then((text) => {
-      if (storyShown !== game) return;
-      const drawn = new DOMParser().parseFromString(text, "text/html");
-      $("story-charts").replaceChildren(...drawn.body.childNodes);
+    Remote.fragment(`/history/${game}/story`).then((nodes) => {
+      if (nodes && storyShown === game) $("story-charts").replaceChildren(...nodes);
     }).catch(() => { storyShown = null; });
   }
 

@@ -7,6 +7,9 @@
   const $ = (id) => document.getElementById(id);
   const board = JSON.parse($("replay-board").textContent);
   Board.draw($("board"), board);
+  // The game's charts come drawn by the server, after the page: each step of the replay stays small.
+  const story = $("story-charts");
+  Remote.fragment(story.dataset.url).then((nodes) => nodes && story.replaceChildren(...nodes)).catch(() => {});
   const slider = $("ply-slider");
   const play = $("play");
   const goTo = (ply) => window.location.assign(`${slider.dataset.url}?ply=${ply}`);
