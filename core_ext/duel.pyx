@@ -22,7 +22,7 @@ from libc.string cimport memset
 from core_ext._events cimport EventLog, event_dicts, record
 from core_ext._shared cimport bag_draw, rng_below, rng_next
 
-from core_ext import envelope, game_api, notation
+from core_ext import duel_reasons, envelope, game_api, notation, reasons
 from core_ext._shared import seed_state
 from core_ext.errors import IllegalMoveError, InvalidMoveError, InvalidStateError
 
@@ -59,6 +59,9 @@ PENDING = ("setup", "action", "draw", "keep", "return", "place", "order", "line"
 
 ROUNDS = FINAL_ROUND
 """The number of rounds a game lasts."""
+
+REASONS = duel_reasons.REASONS
+"""Every code of the reasons ``Game.why_not`` gives (docs/notation.md, "Why a move is not legal")."""
 
 FORMAT_VERSION = 1
 
@@ -1541,6 +1544,16 @@ cdef class Game:
         (docs/notation.md, "What a push did").
         """
         return self.push_code(game_api.move_code(move, Move, "an Azul Duel"))
+
+    def why_not(self, move, seat=None):
+        """Why ``move`` (a :class:`Move` or its notation) cannot be played now by ``seat`` (None: by
+        the seat that decides): a :class:`core_ext.reasons.Reason`, or None when it can. The game
+        is unchanged; notation that does not parse raises :class:`InvalidMoveError`."""
+        cdef int code = game_api.move_code(move, Move, "an Azul Duel")
+        reason = reasons.turn_reason(self, seat)
+        if reason is None and not is_legal(&self.s, code):
+            reason = duel_reasons.explain(self, interned(code))
+        return reason
 
     def _illegal_message(self, int code):
         text = str(Move.from_code(code)) if 0 <= code < NCODES and code != C_PAY else f"code {code}"

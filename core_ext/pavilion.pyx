@@ -27,7 +27,7 @@ from core_ext._events cimport EventLog, event_dicts, record
 from core_ext._move cimport Move as _MoveBase
 from core_ext._shared cimport bag_draw, rng_below, rng_next
 
-from core_ext import envelope, game_api, notation
+from core_ext import envelope, game_api, notation, pavilion_reasons, reasons
 from core_ext._shared import seed_state
 from core_ext.errors import IllegalMoveError, InvalidMoveError, InvalidStateError
 
@@ -97,6 +97,9 @@ PENDING = ("draft", "place", "pay", "bonus", "keep", "over")
 
 ROUNDS = FINAL_ROUND
 """The number of rounds a game lasts."""
+
+REASONS = pavilion_reasons.REASONS
+"""Every code of the reasons ``Game.why_not`` gives (docs/notation.md, "Why a move is not legal")."""
 
 FORMAT_VERSION = 1
 
@@ -991,6 +994,16 @@ cdef class Game:
         """
         return self.push_code(game_api.move_code(move, Move, "a Summer Pavilion"))
 
+    def why_not(self, move, seat=None):
+        """Why ``move`` (a :class:`Move` or its notation) cannot be played now by ``seat`` (None: by
+        the seat that decides): a :class:`core_ext.reasons.Reason`, or None when it can. The game
+        is unchanged; notation that does not parse raises :class:`InvalidMoveError`."""
+        cdef int code = game_api.move_code(move, Move, "a Summer Pavilion")
+        reason = reasons.turn_reason(self, seat)
+        if reason is None and not is_legal(&self.s, code):
+            reason = pavilion_reasons.explain(self, interned(code))
+        return reason
+
     def random_playout(self, seed=None):
         """Play to the end in place with uniformly random options (in C); returns the scores."""
         cdef uint64_t chooser = seed_state(seed)
@@ -1072,6 +1085,13 @@ cdef class Game:
         _read_state(&game.s, reader)
         settle(&game.s)
         return game
+
+
+def space_cost(int star, int position, side="coloured"):
+    """The printed number of a space (star index, ring position 1-6): what a tile placed there costs."""
+    if not (0 <= star < NSTAR and 1 <= position <= 6) or side not in SIDES:
+        raise ValueError(f"no space at star {star}, position {position} on side {side!r}")
+    return COST[SIDES.index(side)][star][position - 1]
 
 
 def _tile_letter(int tile):
