@@ -26,6 +26,7 @@ KINDS = {
 }
 """The move kinds that answer each pending decision."""
 
+
 def explain(game, move):
     """The reason ``move``, which the pending decision does not offer, is refused (the caller has
     checked the game is on and the seat)."""
