@@ -62,8 +62,9 @@ def catalogue_version(language: str) -> str:
     return hashlib.sha256(json.dumps(catalogue(language), sort_keys=True).encode()).hexdigest()[:12]
 
 
-PAGE_ONLY = ("rules.",)
-"""Strings only the server's pages show (the rules' long texts): every page would carry them for nothing."""
+PAGE_ONLY = ("rules.", "player.", "people.", "export.")
+"""Strings only the server's pages show (the rules' long texts, the players' pages): every page would carry
+them for nothing."""
 
 
 @functools.cache
