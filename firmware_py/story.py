@@ -24,19 +24,21 @@ LAID = {"duel": ("tile_laid", "special_laid"), "pavilion": ("tile_placed",)}
 class Story:
     """``rounds[r][seat]``: the score when round r + 1 ended (the last entry: after the final scoring, when the
     game is over); ``sources[seat]``: points by source, in the order first scored; ``laid[r][seat]``: tiles laid
-    in round r + 1; ``final``: whether the last entry of ``rounds`` is the final scoring."""
+    in round r + 1; ``scored[r]``: the events that changed a score up to ``rounds[r]``, since the entry before;
+    ``final``: whether the last entry of ``rounds`` is the final scoring."""
 
     game: str
     start: tuple
     rounds: tuple
     sources: tuple
     laid: tuple
+    scored: tuple
     final: bool
 
     def to_dict(self) -> dict:
         return {"game": self.game, "start": list(self.start), "rounds": [list(r) for r in self.rounds],
                 "sources": [dict(s) for s in self.sources], "laid": [list(r) for r in self.laid],
-                "final": self.final}
+                "scored": [list(r) for r in self.scored], "final": self.final}
 
 
 def story(game: str, positions: list, moves) -> Story:
@@ -48,6 +50,7 @@ def story(game: str, positions: list, moves) -> Story:
     scores = list(start)
     sources = [{START: points} if points else {} for points in start]
     rounds, laid, laying, open_round = [], [], [0] * len(start), False
+    scored, scoring = [], []
     for before, move in zip(positions, moves):
         open_round = True
         for event in before.copy().push(move):
@@ -57,14 +60,18 @@ def story(game: str, positions: list, moves) -> Story:
             if kind == "round_ended":
                 rounds.append(tuple(scores))
                 laid.append(tuple(laying))
-                laying, open_round = [0] * len(start), False
+                scored.append(tuple(scoring))
+                laying, scoring, open_round = [0] * len(start), [], False
             points = event.get("points", 0) if kind in kinds else 0
             if points:
+                scoring.append(event)
                 scores[seat] += points
                 sources[seat][kinds[kind]] = sources[seat].get(kinds[kind], 0) + points
     final = positions[-1].is_over()
     if final or open_round:
         rounds.append(tuple(scores))
+        scored.append(tuple(scoring))
         if not final:
             laid.append(tuple(laying))
-    return Story(game, start, tuple(rounds), tuple(dict(sources[seat]) for seat in seats), tuple(laid), final)
+    return Story(game, start, tuple(rounds), tuple(dict(sources[seat]) for seat in seats), tuple(laid),
+                 tuple(scored), final)

@@ -36,7 +36,7 @@ from firmware_py.records import Record, RecordError, position_snapshot
 from firmware_py.records import replay as replay_positions
 from firmware_py.session import MAX_NAME
 from firmware_py.story import story
-from web_remote import charts, exports, guards, i18n
+from web_remote import charts, exports, guards, i18n, rules
 from web_remote.guards import BadRequest, error_response, field, json_body, language, service
 from web_remote.pages import page
 from web_remote.service import AccessDenied
@@ -306,6 +306,30 @@ def story_fragment(game_id):
     if finished(game_id):
         response.headers["Cache-Control"] = "private, max-age=600"
     return response
+
+
+@bp.get("/<int:game_id>/rounds/<int:number>")
+@guards.renders
+def round_fragment(game_id, number):
+    """What scored in round ``number`` of the game, and why: each player's points with a sentence per
+    scoring event, then the rule behind each kind of event (after the last round, the final scoring too).
+    A first game's phone shows it as each round ends."""
+    record = record_of(game_id)
+    lang, game = language(), record.setup.game
+    names = seat_names(record, lang)
+    told = story(game, replayable(replay_positions, record), record.moves)
+    rounds_ended = len(told.scored) - (1 if told.final else 0)  # a finished game's last entry: the final scoring
+    if not 1 <= number <= (rounds_ended if told.final else len(told.scored)):
+        raise AccessDenied(404, "history.no_round", n=number)
+    shown = [(None, told.scored[number - 1])]
+    if told.final and number == rounds_ended:
+        shown.append((i18n.translate(lang, "learn.final_scoring"), told.scored[number]))
+    parts = [(title, [(name, i18n.format_points(lang, sum(e["points"] for e in events if e["player"] == seat)),
+                       i18n.decision_words(lang, game, [e for e in events if e["player"] == seat], names))
+                      for seat, name in enumerate(names)])
+             for title, events in shown]
+    kinds = dict.fromkeys(event["event"] for _, events in shown for event in events)
+    return page("history/round.html", round=number, parts=parts, reasons=[rules.why(game, kind, lang) for kind in kinds])
 
 
 def story_charts(game_id: int, record: Record, positions: list, names: list, lang: str) -> list:

@@ -62,9 +62,9 @@ def catalogue_version(language: str) -> str:
     return hashlib.sha256(json.dumps(catalogue(language), sort_keys=True).encode()).hexdigest()[:12]
 
 
-PAGE_ONLY = ("rules.", "player.", "people.", "export.")
-"""Strings only the server's pages show (the rules' long texts, the players' pages): every page would carry
-them for nothing."""
+PAGE_ONLY = ("rules.", "player.", "people.", "export.", "learn.")
+"""Strings only the server's pages show (the rules' long texts, the players' pages, a first game's
+explanations): every page would carry them for nothing."""
 
 
 @functools.cache
@@ -213,6 +213,11 @@ REFUSALS = (
 def format_number(language: str, value) -> str:
     """A count or score in the language's digits and signs (a whole number unless it has a fraction)."""
     return format_decimal(value, format="#,##0.#", locale=language)
+
+
+def format_points(language: str, points: int) -> str:
+    """A change of score with its sign ("+7", "−3", "0"), in the language's digits."""
+    return format_decimal(points, format="+#,##0;−#,##0", locale=language) if points else format_number(language, 0)
 
 
 def rating_text(language: str, rating) -> str:

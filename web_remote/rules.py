@@ -31,6 +31,8 @@ bp = Blueprint("rules", __name__, url_prefix="/rules")
 
 BROKEN_PENALTIES = (1, 2, 3, 4)
 """What each of a Duel player's four broken-tiles spaces costs (D6); the test checks it against the core."""
+START_TILE_PENALTY = 2
+"""What the Duel's starting-player tile costs its holder at the end of a round."""
 KEPT_TILES = 4
 """How many tiles a Summer Pavilion player keeps on the corners after passing (S6)."""
 PICTURE_SEEDS = range(40)  # games played until each decision kind has a picture
@@ -88,7 +90,7 @@ def fields(game: str, lang: str) -> dict:
     """The numbers and names the texts quote, from the rules cores."""
     if game == "duel":
         return {"rounds": duel.ROUNDS, "objectives": 3, "penalties": ", ".join(map(str, BROKEN_PENALTIES)),
-                "most": sum(BROKEN_PENALTIES)}
+                "most": sum(BROKEN_PENALTIES), "start_tile": START_TILE_PENALTY}
     board = pavilion.BOARD
     stars = {letter: points for letter, _, points, _, _ in board["stars"]}
     return {"rounds": pavilion.ROUNDS, "keep": KEPT_TILES,
@@ -145,6 +147,22 @@ def picture(game: str, pending: str, lang: str) -> dict:
 def index():
     """Both games' rules pages."""
     return page("rules/index.html", games=games.GAMES)
+
+
+def why(game: str, kind: str, lang: str) -> str:
+    """Why an event of ``kind`` (one of the core's scoring events) changed a score, in a sentence."""
+    return i18n.translate(lang, f"learn.why.{game}.{kind}", **fields(game, lang))
+
+
+@bp.get("/<game>/explain/<kind>")
+def explain(game: str, kind: str):
+    """One decision's explanation, for a first game's overlay on the live page (with a link to its section)."""
+    if game not in SECTIONS:
+        raise BadRequest("error.invalid_field", field="game")
+    if kind not in games.spec(game).module.PENDING:
+        raise BadRequest("error.invalid_field", field="kind")
+    lang = language()
+    return page("rules/explain.html", game=game, kind=kind, section=section_of(game, kind), fields=fields(game, lang))
 
 
 @bp.get("/<game>")

@@ -51,6 +51,12 @@ def test_the_sources_add_up_to_the_final_scores_and_each_round_ends_where_the_ga
             if event["event"] in LAID[name]:
                 laid[event["player"]] += 1
     assert [sum(row[seat] for row in told.laid) for seat in range(players)] == laid
+    assert len(told.scored) == len(told.rounds)
+    totals = [told.start] + list(told.rounds)
+    for before, after, events in zip(totals, totals[1:], told.scored):
+        assert all(event["points"] for event in events)
+        assert [after[seat] - before[seat] for seat in range(players)] == \
+            [sum(event["points"] for event in events if event["player"] == seat) for seat in range(players)]
 
 
 @settings(max_examples=40, deadline=None)
@@ -68,5 +74,5 @@ def test_an_unfinished_game_ends_its_story_with_the_round_in_progress(seating, s
 def test_a_game_with_no_moves_has_no_rounds():
     positions, moves = random_game("pavilion", 3, 1, stop=0)
     told = story("pavilion", positions, moves)
-    assert told.rounds == () and told.laid == () and told.start == (5, 5, 5)
+    assert told.rounds == () and told.laid == () and told.scored == () and told.start == (5, 5, 5)
     assert told.sources == ({START: 5},) * 3

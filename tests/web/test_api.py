@@ -295,6 +295,30 @@ def test_bad_setups_are_refused_and_change_nothing(client, session, service, pho
     assert service.join_code == code
 
 
+def test_a_seat_set_up_for_a_first_game_plays_against_an_easy_computer(client, session, phones):
+    body = {**DUEL_SETUP, "seats": [{"name": "Cy", "kind": "phone", "learning": True},
+                                    {"name": "Di", "kind": "ai", "level": "hard", "learning": True}]}
+    response = client.post("/api/host/setup", json=body, headers={"X-Host-Token": phones.host_token()})
+    assert response.status_code == 201, response.json
+    assert [seat.learning for seat in session.snapshot.setup.seats] == [True, False]  # the computer learns nothing
+    assert session.computer_level(1) == "easy"
+    state = client.get("/api/state").json
+    assert [seat["learning"] for seat in state["seats"]] == [True, False]
+    bad = {**DUEL_SETUP, "seats": [{"name": "Cy", "kind": "phone", "learning": "yes"}, DUEL_SETUP["seats"][1]]}
+    refused = client.post("/api/host/setup", json=bad, headers={"X-Host-Token": response.json["host_token"]})
+    assert refused.status_code == 400 and refused.json["error"] == "error.invalid_field"
+
+
+def test_a_player_joining_says_whether_it_is_their_first_game(client, session, service):
+    code = service.join_code
+    refused = client.post("/api/join", json={"code": code, "seat": 0, "learning": 1})
+    assert refused.status_code == 400 and not session.snapshot.setup.seats[0].learning
+    assert 0 not in session.snapshot.credentials.taken
+    joined = client.post("/api/join", json={"code": code, "seat": 0, "learning": True})
+    assert joined.status_code == 201 and session.snapshot.setup.seats[0].learning
+    assert client.get("/api/state").json["seats"][0]["learning"] is True
+
+
 def test_a_pavilion_game_for_four(client, session, phones):
     body = {"game": "pavilion", "seats": [{"kind": "phone"}] * 4, "flags": {"side": "monochrome"}}
     response = client.post("/api/host/setup", json=body, headers={"X-Host-Token": phones.host_token()})

@@ -30,7 +30,7 @@ TWO_PHONES = [{"kind": "phone", "name": "", "level": "normal"}] * 2
 # The chooser's touch targets: the code, seats, people, someone new, skip, a new player's name and each
 # colour, symbol and language, Join; on the setup page, each seat's fields and the new player's.
 TARGETS = "#join-code, #seats label, #who label.person, #new-player-name, #new-player .mark-choice, #join-button"
-HOST_TARGETS = (".seat-row:not([hidden]) :is(input, select):not([hidden]), #host-new-player-name, "
+HOST_TARGETS = (".seat-row:not([hidden]) :is(input, select):not([hidden]):not([hidden] *), #host-new-player-name, "
                 "#host-new-player .mark-choice, #player-panel button")
 
 

@@ -36,6 +36,7 @@
       row.querySelector(".seat-name").value = seat.name;
       row.querySelector(".seat-kind").value = seat.kind;
       row.querySelector(".seat-level").value = seat.level;
+      row.querySelector(".seat-learning-box").checked = Boolean(seat.learning);
       choosePlayer(row, known(seat.player) ? String(seat.player) : "");
     });
     const { stack_reveal: reveal, objectives, side } = last.flags;
@@ -219,6 +220,7 @@
     document.querySelectorAll(".seat-row").forEach((row) => {
       row.hidden = Number(row.dataset.seat) >= count;
       row.querySelector(".seat-level").hidden = row.querySelector(".seat-kind").value !== "ai";
+      row.querySelector(".seat-learning").hidden = computerSeat(row);
     });
     if (asking && (asking.hidden || computerSeat(asking))) closeNewPlayer();
     showPlayers(count);
@@ -249,6 +251,7 @@
       };
       const player = Number(row.querySelector(".seat-player").value);
       if (profiles !== null && !computerSeat(row) && player > 0) seat.player = player;
+      if (!computerSeat(row)) seat.learning = row.querySelector(".seat-learning-box").checked;
       return seat;
     });
     const flags = {};

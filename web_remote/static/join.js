@@ -96,6 +96,11 @@
     if (id) localStorage.setItem(PLAYER_KEY, String(id));
   }
 
+  // A seat the host set up for a first game comes with the box ticked (the player may untick it).
+  $("seats").addEventListener("change", (event) => {
+    if (event.target.name === "seat") $("learning").checked = Boolean(seatsNow[Number(event.target.value)]?.learning);
+  });
+
   // A person the host put in a free phone seat takes that seat.
   $("who").addEventListener("change", (event) => {
     showNewPlayer();
@@ -116,7 +121,7 @@
     show("", "error", "who-refused");
     if (newPlayer) newPlayer.refuse("");
     try {
-      await Remote.takeSeat($("join-code").value, Number(chosen.value), player);
+      await Remote.takeSeat($("join-code").value, Number(chosen.value), { ...player, learning: $("learning").checked });
       await rememberPlayer(player, Number(chosen.value));
       window.location.assign("/");
     } catch (error) {

@@ -307,6 +307,7 @@
     renderHistory();
     renderRestarted(mine);
     controller.update(payload, mine);
+    Learn.update(payload, mine, askHint);
     document.body.dataset.version = String(payload.version);
   }
 
@@ -373,6 +374,7 @@
     onStepBack: () => undo("/api/back", {}),
   });
   $("hint-request").addEventListener("click", askHint);
+  Learn.attach(() => render(payload));
   $("rematch").addEventListener("click", rematch);
   $("undo-request").addEventListener("click", () => undo("/api/undo", {}));
   $("undo-accept").addEventListener("click", () => undo("/api/undo/answer", { accept: true }));
