@@ -10,6 +10,7 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, g, jsonify
 
+from core_ext import envelope
 from firmware_py import games, records
 from firmware_py.controls import HostMenu
 from firmware_py.profiles import ProfileError
@@ -140,6 +141,31 @@ def move():
         raise BadRequest("error.invalid_field", field="option")
     version = field(body, "version", int, required=False)
     return jsonify(version=_command(Play(g.seat, option, version, g.credential)))
+
+
+@bp.post("/why")
+@guards.seat_required
+def why():
+    """Why ``{option}`` cannot be played now by the token's seat: ``{legal: true}``, or ``{legal: false, code,
+    fields, text}`` with the rules core's reason (docs/notation.md, "Why a move is not legal") and its
+    sentence in the phone's language. Asked of the position the phones see, nothing is changed."""
+    body = json_body()
+    option = field(body, "option", str)
+    if not 0 < len(option) <= records.MAX_NOTATION:
+        raise BadRequest("error.invalid_field", field="option")
+    snapshot = service().current()
+    spec = games.spec(snapshot.setup.game)
+    position = spec.from_json(envelope.dump(spec.name, spec.module.FORMAT_VERSION, snapshot.state))
+    try:
+        reason = position.why_not(option, g.seat)
+    except ValueError:  # notation that does not parse
+        raise BadRequest("error.invalid_field", field="option") from None
+    if reason is None:
+        return jsonify(legal=True)
+    names = [seat.name or i18n.translate(language(), "seat.default", n=index + 1)
+             for index, seat in enumerate(snapshot.setup.seats)]
+    return jsonify(legal=False, code=reason.code, fields=reason.fields,
+                   text=i18n.why_text(language(), spec.name, reason, names))
 
 
 @bp.post("/back")

@@ -20,6 +20,7 @@ from babel import Locale
 from babel.numbers import format_decimal
 from babel.support import Translations
 
+from core_ext.reasons import COMMON as COMMON_REASONS
 from web_remote.messages import MESSAGES, Contextual, Plural
 
 LANGUAGES = {"en": "English", "zh": "简体中文", "it": "Italiano", "pt": "Português", "sv": "Svenska"}
@@ -218,6 +219,38 @@ def format_number(language: str, value) -> str:
 def format_points(language: str, points: int) -> str:
     """A change of score with its sign ("+7", "−3", "0"), in the language's digits."""
     return format_decimal(points, format="+#,##0;−#,##0", locale=language) if points else format_number(language, 0)
+
+
+WHY_COLOURS = ("colour", "holds", "takes")
+"""Fields of a reason (``Game.why_not``) that hold a colour letter."""
+
+
+def why_text(language: str, game: str, reason, names) -> str:
+    """A rules core's reason why a move is not legal, as one short sentence ("Line 3 already holds red.")."""
+    fields = dict(reason.fields)
+    code = reason.code
+    key = f"why.{code}" if code in COMMON_REASONS else f"why.{game}.{code}"
+    for name in WHY_COLOURS:
+        if name in fields:
+            fields[name] = colour_name(language, game, fields[name])
+    if game == "duel" and code == "cell_other_colour":
+        fields["space"] = colour_name(language, game, fields["space"])
+    if "leftovers" in fields:
+        fields["leftovers"] = ", ".join(colour_name(language, game, letter) for letter in fields["leftovers"])
+    if "current" in fields:
+        fields["current"] = names[fields["current"]]
+    if "pending" in fields:
+        fields["pending"] = pending_label(language, game, fields["pending"])
+    if fields.get("factory") == 0 and (game, code) in WHY_VARIANTS:
+        key += WHY_VARIANTS[game, code]
+    if "have" in fields:
+        fields["n"] = fields["have"]
+    return translate(language, key, **fields)
+
+
+WHY_VARIANTS = {("duel", "sun_empty"): "_large", ("pavilion", "factory_empty"): "_centre",
+                ("pavilion", "colour_not_in_factory"): "_centre"}
+"""Reasons told in another sentence for factory 0 (Duel's large factory, Summer Pavilion's centre)."""
 
 
 def rating_text(language: str, rating) -> str:

@@ -83,6 +83,37 @@
     else say(error.message);
   }
 
+  // A touch on a part of the board that is not outlined: the table's reason why not, in a sentence next
+  // to the part (a phone without a seat, or waiting for its turn, is told whose turn it is).
+  let whyShown = 0;
+  async function whyNot(notation, part) {
+    const mine = mySeat();
+    if (mine === null || payload.over) return;
+    const shown = ++whyShown;
+    let text = t("live.touch_prompt");
+    if (payload.current_player !== mine) {
+      text = t("why.not_your_turn", { current: seatName(payload.current_player) });
+    } else if (notation !== null) {
+      try {
+        const answer = await call("/api/why", { body: { option: notation }, seatToken: held.token });
+        text = answer.legal ? t("live.touch_next") : answer.text;
+      } catch (error) {
+        refused(error);
+        return;
+      }
+    }
+    if (shown !== whyShown) return; // a later touch is being answered
+    const note = $("why-not");
+    note.textContent = text;
+    note.hidden = false;
+    const box = (part || $("board")).getBoundingClientRect();
+    const width = Math.min(note.offsetWidth, document.documentElement.clientWidth - 8);
+    const left = Math.max(4, Math.min(box.left + box.width / 2 - width / 2, document.documentElement.clientWidth - width - 4));
+    note.style.setProperty("--why-left", `${left + window.scrollX}px`);
+    note.style.setProperty("--why-top", `${box.bottom + window.scrollY + 4}px`);
+    setTimeout(() => { if (shown === whyShown) note.hidden = true; }, WHY_SHOWN_MS);
+  }
+
   // The host freed this phone's seat: it forgets the seat and goes back to the join page, which says so.
   function seatFreed() {
     Remote.setSeat(null);
@@ -113,6 +144,8 @@
     buttons.forEach((button) => button.addEventListener("click", () => play(button.dataset.option, buttons)));
     $("options").replaceChildren(...buttons);
   }
+
+  const WHY_SHOWN_MS = 5000;
 
   // The public state says only that a seat's hint came; its phone alone fetches what it is.
   // Until it comes, the hint's line says the computer is thinking about this position.
@@ -372,6 +405,7 @@
     panel: $("controls"),
     onConfirm: (notation) => play(notation, [...document.querySelectorAll("#controls button, #options button")]),
     onStepBack: () => undo("/api/back", {}),
+    onRefused: whyNot,
   });
   $("hint-request").addEventListener("click", askHint);
   Learn.attach(() => render(payload));

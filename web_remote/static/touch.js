@@ -41,6 +41,44 @@ const Touch = (() => {
     },
   };
 
+  // The move a touch on a part that is not outlined would have asked for (to ask the table why not),
+  // from the part's key and what was touched before it; null when the part asks for no move alone.
+  const COLOURS_OF_HAND = "PGOYBR"; // Summer Pavilion's tile counts, in the notation's order
+  const ASKED = {
+    duel(key, payload) {
+      let m;
+      if ((m = key.match(/^display:(\d)$/))) return `P${m[1]}`;
+      if (key === "stack") return "P+";
+      if ((m = key.match(/^sun:(\d):([A-Z])$/))) return `S${m[1]}${m[2]}`;
+      if ((m = key.match(/^moon:([A-Z])$/))) return `M${m[1]}`;
+      if ((m = key.match(/^chip:(\d)$/))) return `C${m[1]}`;
+      if ((m = key.match(/^drawn:(\d+)$/))) return `${payload.pending === "return" ? "U" : "K"}${m[1]}`;
+      if ((m = key.match(/^slot:(\d)$/))) return `@${m[1]}r0`;
+      if ((m = key.match(/^line:(\d)$/))) return m[1] === "0" ? "LF" : `L${m[1]}`;
+      if ((m = key.match(/^cell:(\d):(\d)$/))) return `T${m[1]}${m[2]}`;
+      if ((m = key.match(/^pay:([A-Z]+)$/))) return `$${m[1]}`;
+      return null;
+    },
+    pavilion(key, payload, seat, touched) {
+      let m;
+      if ((m = key.match(/^take:(\d):([A-Z])$/))) return m[1] === "0" ? `C${m[2]}` : `F${m[1]}${m[2]}`;
+      if ((m = key.match(/^supply:([A-Z])$/))) return `+${m[1]}`;
+      if ((m = key.match(/^hand:([A-Z])$/))) {
+        if (payload.pending === "keep") return `K${m[1]}`;
+        const space = touched.length ? touched[0].match(/^space:([A-Z]\d)$/) : null;
+        return space ? `${m[1]}@${space[1]}` : null;
+      }
+      if ((m = key.match(/^space:(([A-Z])\d)$/))) {
+        // An outer star of the coloured side takes its own colour; else the colour the hand holds most of.
+        if (m[2] !== "C" && payload.state.side === "coloured") return `${m[2]}@${m[1]}`;
+        const hand = (payload.state.seats[seat] || {}).hand || [];
+        const most = hand.reduce((best, count, index) => (count > hand[best] ? index : best), 0);
+        return `${COLOURS_OF_HAND[most]}@${m[1]}`;
+      }
+      return null;
+    },
+  };
+
   function pathsOf(payload) {
     return payload.options.map((option) => ({ option, path: PATHS[payload.game](option.notation) }));
   }
@@ -61,7 +99,7 @@ const Touch = (() => {
   }
 
   // The state of one seat's touches during its decision: the keys touched so far.
-  function create({ root, panel, onConfirm, onStepBack }) {
+  function create({ root, panel, onConfirm, onStepBack, onRefused = () => {} }) {
     let payload = null;
     let seat = null;
     let touched = [];
@@ -219,10 +257,34 @@ const Touch = (() => {
       return found ? `↻ ${90 * Number(found[1])}°` : example.label;
     }
 
+    // A part touched that is not outlined: the one under the finger itself (near misses go to the
+    // outlined parts), on a shared area or on this seat's board.
+    function missedAt(x, y) {
+      let best = null;
+      root.querySelectorAll("[data-hit]:not(.legal)").forEach((node) => {
+        const board = node.closest("[data-seat]");
+        if (board !== null && Number(board.dataset.seat) !== seat) return;
+        const box = (node.querySelector(":scope > .target") || node).getBoundingClientRect();
+        if (x < box.left || x > box.right || y < box.top || y > box.bottom) return;
+        const distance = Math.hypot(x - (box.left + box.right) / 2, y - (box.top + box.bottom) / 2);
+        if (!best || distance < best.distance) best = { node, distance };
+      });
+      return best && best.node;
+    }
+
     root.addEventListener("click", (event) => {
-      if (seat === null || !payload) return;
+      if (!payload) return;
+      if (seat === null) {
+        onRefused(null, event.target.closest("[data-hit]"));
+        return;
+      }
       const key = partAt(event.clientX, event.clientY);
-      if (key) touch(key);
+      if (key) {
+        touch(key);
+        return;
+      }
+      const missed = missedAt(event.clientX, event.clientY);
+      if (missed) onRefused(ASKED[payload.game](missed.dataset.hit, payload, seat, touched), missed);
     });
 
     return {
@@ -252,5 +314,5 @@ const Touch = (() => {
     };
   }
 
-  return { create, PATHS };
+  return { create, PATHS, ASKED };
 })();
