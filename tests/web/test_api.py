@@ -8,6 +8,7 @@ import pytest
 
 from firmware_py.session import Play
 from tests.web.conftest import host_code
+from web_remote import i18n
 from web_remote.service import GUESS_LIMITS
 
 
@@ -475,3 +476,24 @@ def test_a_seat_steps_back_within_its_own_turn_only(client, session, phones):
     answer = phones.post(seat, "/api/back")
     assert answer.status_code == 409 and answer.json["message"] == "There is nothing to step back to in this turn."
 
+
+
+def test_why_not_tells_the_seat_the_rules_cores_reason_and_changes_nothing(client, session, phones):
+    seat = session.snapshot.current_player
+    token = phones.join(seat)
+    other = phones.join(1 - seat)
+    before = session.snapshot.version
+    legal = client.post("/api/why", json={"option": session.snapshot.options[0]}, headers={"X-Seat-Token": token})
+    assert legal.status_code == 200 and legal.json == {"legal": True}
+    wrong = client.post("/api/why", json={"option": "L3"}, headers={"X-Seat-Token": token,
+                                                                     "Accept-Language": "it"})
+    reason = session.game.why_not("L3", seat)
+    assert wrong.json == {"legal": False, "code": reason.code, "fields": reason.fields,
+                          "text": i18n.why_text("it", "duel", reason, [s.name or i18n.translate("it", "seat.default", n=i + 1)
+                                                                       for i, s in enumerate(session.snapshot.setup.seats)])}
+    waiting = client.post("/api/why", json={"option": session.snapshot.options[0]}, headers={"X-Seat-Token": other})
+    assert waiting.json["code"] == "not_your_turn"
+    assert client.post("/api/why", json={"option": "L3"}).status_code == 401
+    for bad in ({"option": "nonsense!"}, {"option": ""}, {"option": "L" * 500}, {"option": 3}, {}):
+        assert client.post("/api/why", json=bad, headers={"X-Seat-Token": token}).status_code == 400
+    assert session.snapshot.version == before
