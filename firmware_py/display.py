@@ -11,12 +11,30 @@ import logging
 import threading
 import time
 
-from firmware_py import layouts, palette
+from firmware_py import font, layouts, palette
 from firmware_py.painter import Painter
 from firmware_py.session import UNDO_REQUEST_S
 
 BLINK_PERIOD_S = 0.5
 FLASH_S = 0.6
+CODE_S = 2.5  # how long a refused press's code stays on its panel: long enough to read
+REFUSAL_CODES = (
+    ("'s decision, not", "TRN"),
+    ("the game is over", "END"),
+    ("only one option", "ONE"),
+    ("hold HOST", "HLD"),
+    ("step back", "BCK"),
+    ("undo", "UND"),
+)
+"""The short code a refused press at the rig shows on its panel, by the table's reason for refusing it:
+another seat's turn, the game is over, nothing to step through, HOST must be held, nothing to step back
+to, an undo that cannot be asked or answered. The help page's legend explains each."""
+OTHER_REFUSAL = "NO"
+
+
+def refusal_code(reason: str) -> str:
+    """The code :data:`REFUSAL_CODES` gives the refusal ``reason`` (the table's message), else ``NO``."""
+    return next((code for found, code in REFUSAL_CODES if found in reason), OTHER_REFUSAL)
 PIN_SHOWN_S = 90.0
 PIN_BAND_ROWS = 7
 
@@ -33,6 +51,7 @@ class TableDisplay:
         self._snapshot = None
         self._drawn_version = None
         self._flash_until = 0.0
+        self._code_until = 0.0
         self._pin = None
         self._pin_until = 0.0
         self._host_code_until = float("-inf")  # when a frame last showed a code over the centre panel
@@ -51,6 +70,7 @@ class TableDisplay:
         with self._wake:
             if snapshot.flash is not None:
                 self._flash_until = self._clock() + FLASH_S
+                self._code_until = self._clock() + CODE_S
             self._snapshot = snapshot
             self._wake.notify_all()
 
@@ -212,12 +232,19 @@ class TableDisplay:
 
 
     def _draw_flash(self, painter, snapshot):
-        """A red frame round the seat whose input was refused (the centre for the HOST button)."""
-        if snapshot.flash is None or self._clock() > self._flash_until:
+        """A red frame round the seat whose input was refused (the centre for the HOST button), and the
+        refusal's code in the panel's middle a little longer."""
+        if snapshot.flash is None or self._clock() > self._code_until:
             return
         seat = snapshot.flash[0]
         panel = "centre" if seat is None else layouts.seat_panel(seat)
         width, height = painter.panel_size(panel)
+        code = refusal_code(snapshot.flash[1])
+        left, top = (width - font.text_width(code)) // 2, (height - font.GLYPH_HEIGHT) // 2
+        painter.rect(panel, left - 1, top - 1, font.text_width(code) + 2, font.GLYPH_HEIGHT + 2, palette.OFF)
+        painter.text(panel, left, top, code, palette.ERROR)
+        if self._clock() > self._flash_until:
+            return
         for x in range(width):
             painter.pixel(panel, x, 0, palette.ERROR)
             painter.pixel(panel, x, height - 1, palette.ERROR)

@@ -13,7 +13,7 @@ from flask import Blueprint, Response, request
 
 import hardware
 from firmware_py import games, layouts
-from firmware_py.display import TableDisplay
+from firmware_py.display import OTHER_REFUSAL, REFUSAL_CODES, TableDisplay
 from firmware_py.layouts import pictures
 from firmware_py.session import Press, Session, Setup
 from web_remote.guards import BadRequest, service
@@ -22,6 +22,7 @@ from web_remote.pages import page
 bp = Blueprint("help", __name__, url_prefix="/help")
 
 POSITIONS = {"duel": "duel_round2", "pavilion": "pavilion_4p"}  # documented positions the pictures show
+REFUSAL_LEGEND = tuple(dict.fromkeys(code for _, code in REFUSAL_CODES)) + (OTHER_REFUSAL,)
 VIEWS = ("centre", "seat", "join", "menu")
 SAMPLE_CODE = "406813"
 PITCH = 16  # pixels per LED
@@ -42,7 +43,7 @@ def help_page():
     named = {part: [(area, f"help.area.{game}.{part}.{area}") for area in areas]
              for part, areas in layouts.areas(game).items()}
     return page("help/help.html", game=game, games=games.GAMES, centre_areas=named["centre"],
-                seat_areas=named["seat"])
+                seat_areas=named["seat"], refusal_codes=REFUSAL_LEGEND)
 
 
 @bp.get("/<game>/<view>.svg")

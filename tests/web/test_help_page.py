@@ -144,3 +144,11 @@ def test_the_help_fits_a_320_px_phone_in_every_language(browser, served):
             layout = page.evaluate(OVERFLOW)
             assert layout["scroll"] <= layout["width"] and not layout["over"], (language, game, layout)
     context.close()
+
+
+def test_the_legend_explains_each_code_a_refused_press_shows(client):
+    from firmware_py.display import OTHER_REFUSAL, REFUSAL_CODES
+
+    page = client.get("/help/", headers={"Accept-Language": "sv"}).get_data(as_text=True)
+    for code in {code for _, code in REFUSAL_CODES} | {OTHER_REFUSAL}:
+        assert f'data-code="{code}"' in page and i18n.translate("sv", f"help.refusal.{code}") in page
