@@ -306,3 +306,23 @@ def test_every_path_through_the_overlay_leads_back_to_the_game(learner):
 
     run_state_machine_as_test(Overlay, settings=settings(max_examples=4, stateful_step_count=12, deadline=None,
                                                          suppress_health_check=list(HealthCheck)))
+
+
+@browser_only
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_explanation_fits_a_320_px_phone_and_passes_axe(learner, language):
+    from tests.web.test_page_checks import OVERFLOW, serious_violations
+
+    running, page = learner("pavilion", language)
+    session = running.session
+    while session.snapshot.current_player != 0:
+        session.call(Play(session.snapshot.current_player, session.snapshot.options[0]))
+    page.set_viewport_size({"width": 320, "height": 568})
+    shown_version(page, session.snapshot.version)
+    assert overlay(page) is not None
+    close = page.locator("#learn-close").bounding_box()
+    assert close["y"] + close["height"] <= 568 and close["height"] >= 44  # the way back is on the screen
+    geometry = page.evaluate(OVERFLOW)
+    assert geometry["scroll"] <= geometry["width"] and not geometry["over"], geometry
+    assert not serious_violations(page)
+    page.context.close()
