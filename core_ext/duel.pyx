@@ -1547,13 +1547,8 @@ cdef class Game:
 
     def why_not(self, move, seat=None):
         """Why ``move`` (a :class:`Move` or its notation) cannot be played now by ``seat`` (None: by
-        the seat that decides): a :class:`core_ext.reasons.Reason`, or None when it can. The game
-        is unchanged; notation that does not parse raises :class:`InvalidMoveError`."""
-        cdef int code = game_api.move_code(move, Move, "an Azul Duel")
-        reason = reasons.turn_reason(self, seat)
-        if reason is None and not is_legal(&self.s, code):
-            reason = duel_reasons.explain(self, interned(code))
-        return reason
+        the seat that decides): a :class:`core_ext.reasons.Reason`, or None when it can."""
+        return reasons.why_not(self, game_api.move_of(move, Move, "an Azul Duel"), seat, duel_reasons.explain)
 
     def _illegal_message(self, int code):
         text = str(Move.from_code(code)) if 0 <= code < NCODES and code != C_PAY else f"code {code}"

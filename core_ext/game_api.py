@@ -6,13 +6,18 @@ OPTIONS_SHOWN = 12
 """How many options an illegal-move message lists before "..."."""
 
 
+def move_of(move, move_type, game_title):
+    """``move`` as a ``move_type`` instance: itself, or parsed from its notation string."""
+    if isinstance(move, str):
+        return move_type.parse(move)
+    if not isinstance(move, move_type):
+        raise InvalidMoveError(f"expected {game_title} Move or its notation, not {type(move).__name__}")
+    return move
+
+
 def move_code(move, move_type, game_title):
     """The code of ``move``: a ``move_type`` instance or its notation string."""
-    if isinstance(move, str):
-        move = move_type.parse(move)
-    elif not isinstance(move, move_type):
-        raise InvalidMoveError(f"expected {game_title} Move or its notation, not {type(move).__name__}")
-    return move.code
+    return move_of(move, move_type, game_title).code
 
 
 def illegal_message(text, game):

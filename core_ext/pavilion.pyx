@@ -996,13 +996,8 @@ cdef class Game:
 
     def why_not(self, move, seat=None):
         """Why ``move`` (a :class:`Move` or its notation) cannot be played now by ``seat`` (None: by
-        the seat that decides): a :class:`core_ext.reasons.Reason`, or None when it can. The game
-        is unchanged; notation that does not parse raises :class:`InvalidMoveError`."""
-        cdef int code = game_api.move_code(move, Move, "a Summer Pavilion")
-        reason = reasons.turn_reason(self, seat)
-        if reason is None and not is_legal(&self.s, code):
-            reason = pavilion_reasons.explain(self, interned(code))
-        return reason
+        the seat that decides): a :class:`core_ext.reasons.Reason`, or None when it can."""
+        return reasons.why_not(self, game_api.move_of(move, Move, "a Summer Pavilion"), seat, pavilion_reasons.explain)
 
     def random_playout(self, seed=None):
         """Play to the end in place with uniformly random options (in C); returns the scores."""

@@ -39,3 +39,12 @@ def other_decision(pending, kind, kinds):
     if kind in kinds[pending]:
         return None
     return Reason("other_decision", {"pending": pending, "kind": kind})
+
+
+def why_not(game, move, seat, explain):
+    """``Game.why_not`` of both games: ``turn_reason``, then, for a move that is no option now, the
+    game's own ``explain(game, move)``; None when ``move`` can be played."""
+    reason = turn_reason(game, seat)
+    if reason is None and move.code not in game.legal_codes():
+        reason = explain(game, move)
+    return reason
