@@ -64,7 +64,7 @@ const Learn = (() => {
   async function update(payload, mine, askHint) {
     latest = payload.version;
     await decide(payload, mine, askHint);
-    document.body.dataset.learnVersion = String(payload.version);
+    if (latest === payload.version) document.body.dataset.learnVersion = String(payload.version); // caught up
   }
 
   // A round's scoring first (it happened before), then the decision.
