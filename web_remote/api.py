@@ -18,7 +18,7 @@ from firmware_py.session import (
     AI_LEVELS, MAX_NAME, SEAT_KINDS, AnswerUndo, ChangeSettings, CommandRejected, Play, Rematch, RequestHint, RequestUndo,
     Seat, Setup, StepBack,
 )
-from web_remote import guards, i18n, payload, players
+from web_remote import guards, history, i18n, payload, players
 from web_remote.guards import BadRequest, field, json_body, language, service
 from web_remote.service import AccessDenied
 
@@ -162,8 +162,7 @@ def why():
         raise BadRequest("error.invalid_field", field="option") from None
     if reason is None:
         return jsonify(legal=True)
-    names = [seat.name or i18n.translate(language(), "seat.default", n=index + 1)
-             for index, seat in enumerate(snapshot.setup.seats)]
+    names = history.shown_names([seat.name for seat in snapshot.setup.seats], language())
     return jsonify(legal=False, code=reason.code, fields=reason.fields,
                    text=i18n.why_text(language(), spec.name, reason, names))
 

@@ -31,7 +31,6 @@ LEAST = {"duel": 10, "pavilion": 5}  # reason codes a run reaches by touch (meas
 # so most of its refusals come from placements and from touching another decision's parts.
 
 MISSED = """() => {
-  const payload = window.__lastPayload;
   return [...document.querySelectorAll("#board [data-hit]:not(.legal)")].filter((node) => {
     const board = node.closest("[data-seat]");
     const box = (node.querySelector(":scope > .target") || node).getBoundingClientRect();
