@@ -13,8 +13,8 @@ from libc.stdint cimport uint64_t
 from core_ext._shared cimport rng_below
 from core_ext.pavilion cimport (
     CENTRE_STAR_BONUS, COLOUR_STAR_BONUS, CORNERS, COST, FINAL_ROUND, MAX_OPTIONS, NCOL, NSTAR,
-    NUMBER_BONUS, P_BONUS, P_KEEP, P_OVER, P_PAY, STAR_COLOUR, Game, Player, State, apply_move,
-    gen_moves, settle,
+    NSPACE, NUMBER_BONUS, C_PLACE, P_BONUS, P_DRAFT, P_KEEP, P_OVER, P_PAY, STAR_COLOUR, Game, Player, State, allowed_colours,
+    apply_move, completed_bonus, gen_moves, ring_run, settle, star_bonus,
 )
 
 from core_ext._shared import seed_state
@@ -186,6 +186,288 @@ cdef void guided(State* s, uint64_t* rng, int epsilon_percent, int round_ends) n
             pick = best_option(s, options, n, rng)
         apply_move(s, options[pick])
         settle(s)
+
+
+cdef double KEEP_WORTH = 0.5
+"""Points a tile left in hand at the end of a placement phase is worth, up to the four corners
+(it returns for the next round); in the last round a leftover tile costs 1."""
+
+cdef double BONUS_TILE_WORTH = 1.0
+"""Points a bonus tile from a completed structure is worth to the planner."""
+
+cdef double PLAN_SHARE = 0.6
+"""The planner's share of a star or number bonus at full progress squared (as BONUS_SHARE)."""
+
+
+cdef inline double star_share(State* s, signed char* star, int index) noexcept nogil:
+    """One star's part of :func:`progress_value`: its whole bonus once complete, else a share."""
+    cdef int pos, filled = 0, first = -1
+    cdef bint single = True
+    cdef double bonus
+    for pos in range(6):
+        if star[pos] >= 0:
+            filled += 1
+            if first < 0:
+                first = star[pos]
+            elif star[pos] != first:
+                single = False
+    if filled == 0:
+        return 0.0
+    bonus = CENTRE_STAR_BONUS
+    if STAR_COLOUR[index] >= 0 and not s.mono:
+        bonus = COLOUR_STAR_BONUS[STAR_COLOUR[index]]
+    elif s.mono and single:
+        bonus = COLOUR_STAR_BONUS[first]
+    return bonus if filled == 6 else PLAN_SHARE * bonus * filled * filled / 36.0
+
+
+cdef inline double number_share(int number, int covered, int spaces) noexcept nogil:
+    """One number's part of :func:`progress_value` with ``covered`` of its ``spaces`` covered."""
+    if number > 4:
+        return 0.0
+    if covered == spaces:
+        return NUMBER_BONUS[number]
+    return PLAN_SHARE * NUMBER_BONUS[number] * covered * covered / (<double>spaces * spaces)
+
+
+cdef inline double leftover_value(State* s, signed char* hand, int held) noexcept nogil:
+    """What the ``held`` tiles of ``hand`` that the plan leaves are worth: while drafting, what
+    more tiles may still make of them (:func:`tiles_value`); after it, what keeping them gives
+    (see KEEP_WORTH)."""
+    if s.pending == P_DRAFT:
+        return tiles_value(s, hand, s.round - 1)
+    if s.round == FINAL_ROUND:
+        return -held
+    if held <= CORNERS:
+        return KEEP_WORTH * held
+    return KEEP_WORTH * CORNERS - (held - CORNERS)
+
+
+cdef double plan_hand(State* s, Player* seat, int* first_code, int* first_wilds) noexcept nogil:
+    """The points ``seat``'s hand should still make on its board this round, by a greedy plan.
+
+    Step by step the plan lays the tile that gains most: its ring run, the change of the star
+    and number shares, the bonus tiles of the structures it completes and the change of what
+    the tiles left over are worth; it stops when no placement gains. Natural tiles are spent
+    before wild ones. ``first_code``/``first_wilds`` receive the plan's first placement and its
+    payment (-1 when the plan places nothing). Boards are private, so this is the seat's own
+    placement phase as it would play it, apart from what the bonus tiles bring.
+    """
+    cdef Player pl = seat[0]
+    cdef int covered[7]
+    cdef int spaces[7]
+    cdef int wild = s.round - 1, star, pos, c, cost, natural, wilds, held = 0
+    cdef int allowed, bonus, run, best_star, best_pos, best_colour = -1, best_natural = 0, best_wilds = 0, step
+    cdef double total, gain, best_gain, share_before, left_before
+    for c in range(7):
+        covered[c] = 0
+        spaces[c] = 0
+    for star in range(NSTAR):
+        for pos in range(6):
+            cost = COST[s.mono][star][pos]
+            spaces[cost] += 1
+            covered[cost] += pl.board[star][pos] >= 0
+    for c in range(NCOL):
+        held += pl.hand[c]
+    total = leftover_value(s, pl.hand, held)
+    first_code[0] = -1
+    first_wilds[0] = 0
+    for step in range(NSPACE):
+        best_gain = 1e-9
+        best_colour = -1
+        left_before = leftover_value(s, pl.hand, held)
+        for star in range(NSTAR):
+            allowed = allowed_colours(s, &pl, star)
+            if allowed == 0:
+                continue
+            share_before = star_share(s, pl.board[star], star)
+            for pos in range(6):
+                if pl.board[star][pos] >= 0:
+                    continue
+                cost = COST[s.mono][star][pos]
+                if cost > held:
+                    continue
+                for c in range(NCOL):
+                    if not (allowed >> c) & 1:
+                        continue
+                    if c == wild:
+                        natural = cost
+                        wilds = 0
+                        if pl.hand[wild] < cost:
+                            continue
+                    else:
+                        if pl.hand[c] == 0:
+                            continue
+                        natural = pl.hand[c] if pl.hand[c] < cost else cost
+                        wilds = cost - natural
+                        if wilds > pl.hand[wild]:
+                            continue
+                    pl.board[star][pos] = c
+                    run = ring_run(pl.board[star], pos)
+                    gain = run + star_share(s, pl.board[star], star) - share_before
+                    bonus = completed_bonus(&pl, star * 6 + pos)
+                    pl.board[star][pos] = -1
+                    gain += (number_share(cost, covered[cost] + 1, spaces[cost])
+                             - number_share(cost, covered[cost], spaces[cost]))
+                    pl.hand[c] -= natural
+                    pl.hand[wild] -= wilds
+                    gain += BONUS_TILE_WORTH * bonus + leftover_value(s, pl.hand, held - cost) - left_before
+                    pl.hand[c] += natural
+                    pl.hand[wild] += wilds
+                    if gain > best_gain:
+                        best_gain = gain
+                        best_star = star
+                        best_pos = pos
+                        best_colour = c
+                        best_natural = natural
+                        best_wilds = wilds
+        if best_colour < 0:
+            break
+        pl.board[best_star][best_pos] = best_colour
+        pl.hand[best_colour] -= best_natural
+        pl.hand[wild] -= best_wilds
+        held -= best_natural + best_wilds
+        covered[COST[s.mono][best_star][best_pos]] += 1
+        total += best_gain
+        if first_code[0] < 0:
+            first_code[0] = C_PLACE + (best_star * 6 + best_pos) * 6 + best_colour
+            first_wilds[0] = best_wilds
+    return total
+
+
+cdef double planned_value(State* s, int p) noexcept nogil:
+    """Seat ``p``'s estimated final score with its hand valued by :func:`plan_hand`."""
+    cdef Player* pl = &s.pl[p]
+    cdef double v = pl.score
+    cdef int c, star, held = 0, room = CORNERS, kept, first_code, first_wilds
+    if s.pending == P_OVER:
+        return v
+    if s.round == FINAL_ROUND and pl.passed:
+        for star in range(NSTAR):
+            v += star_bonus(pl.board[star])
+        for c in range(1, 5):
+            if _number_complete(s, pl, c):
+                v += NUMBER_BONUS[c]
+        for c in range(NCOL):
+            v -= pl.hand[c] + pl.corner[c]
+        return v
+    v += planned_progress(s, pl)
+    if pl.passed:
+        for c in range(NCOL):
+            held += pl.hand[c]
+            room -= pl.corner[c]
+        kept = held if held < room else room
+        if s.current == p and s.pending == P_KEEP:
+            return v + KEEP_WORTH * (CORNERS - room + kept) - (held - kept)
+        return v + KEEP_WORTH * (CORNERS - room)
+    v += plan_hand(s, pl, &first_code, &first_wilds)
+    if s.pending == P_BONUS and s.current == p:
+        v += BONUS_TILE_WORTH * s.bonus_owed
+    return v
+
+
+cdef double planned_progress(State* s, Player* pl) noexcept nogil:
+    """:func:`progress_value` with the planner's share (PLAN_SHARE)."""
+    cdef int star, pos, cost
+    cdef int covered[7]
+    cdef int spaces[7]
+    cdef double v = 0.0
+    for cost in range(7):
+        covered[cost] = 0
+        spaces[cost] = 0
+    for star in range(NSTAR):
+        v += star_share(s, pl.board[star], star)
+        for pos in range(6):
+            cost = COST[s.mono][star][pos]
+            spaces[cost] += 1
+            covered[cost] += pl.board[star][pos] >= 0
+    for cost in range(1, 5):
+        v += number_share(cost, covered[cost], spaces[cost])
+    return v
+
+
+cdef bint _number_complete(State* s, Player* pl, int number) noexcept nogil:
+    cdef int star, pos
+    for star in range(NSTAR):
+        for pos in range(6):
+            if COST[s.mono][star][pos] == number and pl.board[star][pos] < 0:
+                return False
+    return True
+
+
+cdef double planned_after(State* s, int me) noexcept nogil:
+    """:func:`planned_value` of the deciding seat after ``s``, paying at its best when a payment is pending."""
+    cdef int options[MAX_OPTIONS]
+    cdef int n, i
+    cdef double best, v
+    cdef State after
+    if s.current != me or s.pending != P_PAY:
+        return planned_value(s, me)
+    n = gen_moves(s, options)
+    best = -1e9
+    for i in range(n):
+        after = s[0]
+        apply_move(&after, options[i])
+        settle(&after)
+        v = planned_value(&after, me)
+        if v > best:
+            best = v
+    return best
+
+
+WEIGHTS = ("TILE_WORTH", "SURPLUS_WORTH", "FINAL_TILE", "WILD_EXTRA", "BONUS_SHARE", "KEEP_WORTH",
+           "BONUS_TILE_WORTH", "PLAN_SHARE")
+"""The evaluation's weights, by name (see :func:`weights`)."""
+
+
+def weights():
+    """The evaluation's weights: ``{name: points}``."""
+    return {"TILE_WORTH": TILE_WORTH, "SURPLUS_WORTH": SURPLUS_WORTH, "FINAL_TILE": FINAL_TILE,
+            "WILD_EXTRA": WILD_EXTRA, "BONUS_SHARE": BONUS_SHARE, "KEEP_WORTH": KEEP_WORTH,
+            "BONUS_TILE_WORTH": BONUS_TILE_WORTH, "PLAN_SHARE": PLAN_SHARE}
+
+
+def set_weights(**changes):
+    """Change some of the evaluation's weights (for tuning; every search of the process sees them)."""
+    global TILE_WORTH, SURPLUS_WORTH, FINAL_TILE, WILD_EXTRA, BONUS_SHARE, KEEP_WORTH, BONUS_TILE_WORTH, PLAN_SHARE
+    unknown = set(changes) - set(WEIGHTS)
+    if unknown:
+        raise ValueError(f"unknown weights {sorted(unknown)}; the weights are {', '.join(WEIGHTS)}")
+    new = {**weights(), **{name: float(value) for name, value in changes.items()}}
+    TILE_WORTH, SURPLUS_WORTH, FINAL_TILE = new["TILE_WORTH"], new["SURPLUS_WORTH"], new["FINAL_TILE"]
+    WILD_EXTRA, BONUS_SHARE, KEEP_WORTH = new["WILD_EXTRA"], new["BONUS_SHARE"], new["KEEP_WORTH"]
+    BONUS_TILE_WORTH, PLAN_SHARE = new["BONUS_TILE_WORTH"], new["PLAN_SHARE"]
+
+
+def planned_values(Game game):
+    """Per seat, the estimated final score with each hand valued by the placement planner."""
+    return tuple([planned_value(&game.s, p) for p in range(game.s.nplayers)])
+
+
+def planner_code(Game game, seed):
+    """The planner's option: the one after which the seat's planned value is highest (ties by ``seed``)."""
+    cdef int options[MAX_OPTIONS]
+    cdef int n = gen_moves(&game.s, options), i, best = 0, ties = 1, me = game.s.current
+    cdef uint64_t rng = seed_state(seed)
+    cdef double top = -1e300, v
+    cdef State after
+    if n == 0:
+        raise ValueError("the game is over: there is no pending decision")
+    with nogil:
+        for i in range(n):
+            after = game.s
+            apply_move(&after, options[i])
+            settle(&after)
+            v = planned_after(&after, me)
+            if v > top + 1e-9:
+                top = v
+                best = i
+                ties = 1
+            elif v > top - 1e-9:
+                ties += 1
+                if rng_below(&rng, ties) == 0:
+                    best = i
+    return options[best]
 
 
 def value(Game game):

@@ -5,6 +5,7 @@ Every one that tries options does so on a redetermined copy, so chance events
 inside a move never reveal anything the seat could not know.
 """
 from core_ext import ai
+from core_ext.ai import _pavilion_knowledge
 
 
 def random_move(game, rng):
@@ -61,3 +62,14 @@ def lookahead_move(game, rng):
         if best_margin is None or margin > best_margin:
             best, best_margin = move, margin
     return best
+
+
+def planner_move(game, rng):
+    """Summer Pavilion: the option after which the seat's own placement plan is worth most.
+
+    The plan (``_pavilion_knowledge.planned_values``) lays the hand tile by tile where it
+    gains most (ring runs, star and number bonuses, structures' bonus tiles, the tiles kept
+    for the next round), so drafting takes what the board can use and placing follows the plan.
+    """
+    view = game.redetermine(rng.getrandbits(64), game.current_player)
+    return _move_of(game, _pavilion_knowledge.planner_code(view, rng.getrandbits(64)))

@@ -24,12 +24,13 @@ import time
 from dataclasses import dataclass, field
 
 from core_ext import ai
-from core_ext.ai.baselines import greedy_move, heuristic_move, lookahead_move, random_move
+from core_ext.ai.baselines import greedy_move, heuristic_move, lookahead_move, planner_move, random_move
 
 GAMES = {"duel": (2, 2), "pavilion": (2, 4)}
 """Game module name -> (fewest, most) seats."""
 
-BASELINES = {"random": random_move, "greedy": greedy_move, "heuristic": heuristic_move, "lookahead": lookahead_move}
+BASELINES = {"random": random_move, "greedy": greedy_move, "heuristic": heuristic_move, "lookahead": lookahead_move,
+             "planner": planner_move}
 
 
 def player_from_spec(spec, workers=1):

@@ -1,14 +1,19 @@
 """The hand-written knowledge: evaluation, option scores, guided playouts, the reference players,
 and the search that uses them (priors, cut-off playouts, trees searched in parallel)."""
+import json
 import random
 
 import pytest
 
 from core_ext import ai, duel, pavilion
-from core_ext.ai.baselines import greedy_move, heuristic_move, lookahead_move
+from core_ext.ai import _pavilion_knowledge
+from core_ext.ai.baselines import greedy_move, heuristic_move, lookahead_move, planner_move
 from core_ext.ai.match import new_game, play_game, run_match, wilson_interval
 
 from tests.core.test_ai import positions
+
+TILES_PER_COLOUR = 22
+"""Summer Pavilion's tiles of each colour (rules, 1. Components)."""
 
 GAMES = [("duel", 2), ("pavilion", 2), ("pavilion", 3), ("pavilion", 4)]
 
@@ -59,8 +64,10 @@ def test_a_take_is_judged_by_the_line_its_tiles_can_fill():
             assert scores[codes.index(pick.code)] >= max(scores)
 
 
-@pytest.mark.parametrize("player", [heuristic_move, lookahead_move])
-@pytest.mark.parametrize("game_name", ["duel", "pavilion"])
+@pytest.mark.parametrize("player, game_name", [
+    (heuristic_move, "duel"), (lookahead_move, "duel"),
+    (heuristic_move, "pavilion"), (lookahead_move, "pavilion"), (planner_move, "pavilion"),
+])
 def test_reference_players_answer_legally_and_leave_the_game_unchanged(player, game_name):
     rng = random.Random(2)
     for game in positions(game_name, seed=13, every=5):
@@ -73,6 +80,57 @@ def test_reference_players_answer_legally_and_leave_the_game_unchanged(player, g
 def test_the_heuristic_beats_greedy_play(game_name):
     result = run_match(game_name, "heuristic", "greedy", games=6, seed=3)
     assert result.wins == 6, result.margins
+
+
+def _placing(hand, board_red, seats=3):
+    """A Summer Pavilion position in round 1 (purple wild) where seat 0 places with ``hand``
+    (per colour) and its red star holds ``board_red``."""
+    saved = json.loads(pavilion.Game(players=seats, seed=1).to_json())
+    state = saved["state"]
+    state.update(pending="place", current_player=0, factories=[[0] * 6 for _ in state["factories"]],
+                 centre=[0] * 6)
+    seat = state["seats"][0]
+    seat["hand"] = hand
+    seat["board"][pavilion.STARS.index("R")] = board_red
+    for colour, letter in enumerate(pavilion.COLOURS):
+        elsewhere = state["supply"][colour] + sum(s["hand"][colour] + s["corners"][colour] + "".join(s["board"]).count(letter)
+                                                  for s in state["seats"])
+        state["bag"][colour] = min(state["bag"][colour], TILES_PER_COLOUR - elsewhere)
+        state["tower"][colour] = TILES_PER_COLOUR - elsewhere - state["bag"][colour]
+    return pavilion.Game.from_json(json.dumps(saved))
+
+
+def test_the_planner_completes_a_star_it_can_pay_for():
+    """Five reds on the red star and six reds in hand: the sixth red (cost 6) completes the star
+    for its bonus and a 6-point ring; the planner lays it where the one-tile spaces elsewhere would
+    only score 1 each."""
+    red = pavilion.COLOURS.index("R")
+    game = _placing([0, 0, 0, 0, 0, 6], "RRRRR.")
+    code = _pavilion_knowledge.planner_code(game, 1)
+    assert str(pavilion.Move.from_code(code)) == "R@R6"
+    assert code == 60 + (pavilion.STARS.index("R") * 6 + 5) * 6 + red
+    # the plan's worth of that hand: ring 6 plus the star's whole bonus, beyond the score
+    values = _pavilion_knowledge.planned_values(game)
+    assert values[0] - game.scores()[0] >= 6 + 16
+
+
+def test_the_planner_lays_a_lone_tile_where_it_costs_one():
+    """One orange tile in hand: the orange star's 1 is the only space it pays for, and laying it
+    (a point, and progress on the star and the 1s) beats keeping it."""
+    game = _placing([0, 0, 1, 0, 0, 0], "......")
+    assert str(pavilion.Move.from_code(_pavilion_knowledge.planner_code(game, 1))) == "O@O1"
+
+
+def test_planner_weights_can_be_read_and_changed_back():
+    before = _pavilion_knowledge.weights()
+    try:
+        _pavilion_knowledge.set_weights(KEEP_WORTH=0.9)
+        assert _pavilion_knowledge.weights()["KEEP_WORTH"] == 0.9
+        with pytest.raises(ValueError, match="unknown weights"):
+            _pavilion_knowledge.set_weights(NO_SUCH=1)
+    finally:
+        _pavilion_knowledge.set_weights(**before)
+    assert _pavilion_knowledge.weights() == before
 
 
 def test_the_lookahead_beats_the_heuristic_in_azul_duel():
