@@ -30,7 +30,7 @@ from firmware_py.credentials import Credentials
 from firmware_py.profiles import Players
 from firmware_py.ratings import Ratings
 from firmware_py.records import Record, RecordError, replay, with_start
-from firmware_py.session import AI_LEVELS, CommandRejected, Seat, Setup
+from firmware_py.session import CommandRejected, Seat, Setup
 from hardware.doctor import Finding
 
 log = logging.getLogger(__name__)
@@ -144,7 +144,13 @@ MIGRATIONS = (
         )""",
         "CREATE INDEX ratings_by_player ON ratings(player_id, game, position)",
         *(f"INSERT INTO players(name, kind, level, colour, symbol, languages, created_at) VALUES"
-          f" ('', 'computer', '{level}', 'grey', 'cross', '[]', datetime('now'))" for level in AI_LEVELS),
+          f" ('', 'computer', '{level}', 'grey', 'cross', '[]', datetime('now'))" for level in ("easy", "normal", "hard")),
+    ),
+    # 5: the computer player of the expert level.
+    (
+        "INSERT INTO players(name, kind, level, colour, symbol, languages, created_at)"
+        " SELECT '', 'computer', 'expert', 'grey', 'cross', '[]', datetime('now')"
+        " WHERE NOT EXISTS (SELECT 1 FROM players WHERE kind = 'computer' AND level = 'expert')",
     ),
 )
 """Schema migrations: entry n-1 takes ``PRAGMA user_version`` from n-1 to n, in one transaction."""

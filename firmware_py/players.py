@@ -15,9 +15,10 @@ from firmware_py.games import GAMES
 from hardware.doctor import Finding
 
 HINT_LEVEL = "normal"
-TIMED_LEVEL = "hard"
+TIMED_LEVELS = ("hard", "expert")
+"""The levels the doctor times: the guided ones whose search could outlast its cap on a slow machine."""
 TIMED_DECISIONS = (0, 40, 80, 120)
-"""The decisions of a heuristic game at which the doctor times the hard level's search."""
+"""The decisions of a heuristic game at which the doctor times each level's search."""
 
 
 class Thinker:
@@ -62,8 +63,8 @@ class Thinker:
             self._running.clear()
 
 
-def check_levels(clock=time.perf_counter) -> Finding:
-    """The doctor's line on the computer players: the hard level's whole search timed on this machine.
+def check_levels(clock=time.perf_counter, levels=TIMED_LEVELS) -> Finding:
+    """The doctor's line on the computer players: each timed level's whole search timed on this machine.
 
     A level is a number of iterations with a time cap; where the cap would cut
     the search short, the level plays below its measured strength, so the rig
@@ -74,28 +75,36 @@ def check_levels(clock=time.perf_counter) -> Finding:
     from core_ext import ai
     from core_ext.ai.baselines import heuristic_move
 
-    level = ai.level_of(TIMED_LEVEL)
-
-    def seconds(game, seed):
-        started = clock()
-        ai.choose(game, iterations=level.iterations, trees=level.trees, guided=level.guided, seed=seed)
-        return clock() - started
-
     def positions(spec):
         """``(decision, game)`` at each of TIMED_DECISIONS of a game the heuristic plays."""
         game, rng = spec.new(spec.min_players, 0, {}), random.Random(0)
         for decision in range(TIMED_DECISIONS[-1] + 1):
             if decision in TIMED_DECISIONS:
-                yield decision, game
+                yield decision, game.copy()
             game.push(heuristic_move(game, rng))
 
-    slowest = {spec.title: max(seconds(game, decision) for decision, game in positions(spec))
-               for spec in GAMES.values()}
-    timings = " and ".join(f"{taken:.1f} s in {title}" for title, taken in slowest.items())
-    search = (f"the {TIMED_LEVEL} level's {level.iterations:,} iterations took at most {timings} "
-              f"on {os.cpu_count() or 1} cores")
-    if max(slowest.values()) > level.seconds:
+    sampled = {spec.title: list(positions(spec)) for spec in GAMES.values()}
+    lines, slow = [], []
+    for name in levels:
+        level = ai.level_of(name)
+
+        def seconds(game, seed):
+            started = clock()
+            ai.choose(game, iterations=level.iterations, trees=level.trees, guided=level.guided, seed=seed)
+            return clock() - started
+
+        slowest = {title: max(seconds(game, decision) for decision, game in games) for title, games in sampled.items()}
+        timings = " and ".join(f"{taken:.1f} s in {title}" for title, taken in slowest.items())
+        over = max(slowest.values()) > level.seconds
+        lines.append(f"the {name} level's {level.iterations:,} iterations took at most {timings}, "
+                     f"{'over' if over else 'within'} its {level.seconds:g} s cap")
+        if over:
+            slow.append(name)
+    search = f"{'; '.join(lines)} (on {os.cpu_count() or 1} cores)"
+    if slow:
+        weaker = " and ".join(slow)
+        fallback = next((name for name in reversed(ai.LEVELS) if name not in slow), "easy")
         return Finding("computer players", False, (
-            f"{search}, over its {level.seconds:g} s cap, so it plays weaker here than docs/ai.md measures: "
-            "stop other work on this machine, or offer the normal level"))
-    return Finding("computer players", True, f"{search}, within its {level.seconds:g} s cap: full strength")
+            f"{search}: the {weaker} level plays weaker here than docs/ai.md measures; "
+            f"stop other work on this machine, or offer the {fallback} level"))
+    return Finding("computer players", True, f"{search}: full strength")

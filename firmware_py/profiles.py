@@ -15,7 +15,7 @@ import re
 import unicodedata
 from typing import Optional
 
-from firmware_py.session import AI_LEVELS, MAX_NAME, CommandRejected
+from firmware_py.session import MAX_NAME, CommandRejected
 
 COLOURS = ("orange", "sky", "green", "yellow", "blue", "vermilion", "purple", "grey")
 """The colours a player may choose: the Okabe-Ito set, which colour-blind players tell apart, and grey."""
@@ -267,11 +267,6 @@ class Players:
         taken = db.execute("SELECT name FROM players WHERE name_key = ?", (name_key(name),)).fetchone()
         if taken is not None:
             raise ProfileError("players.name_taken", f"{taken[0]} is already a player here", name=taken[0])
-
-
-def computer_rows(now: str) -> list:
-    """The computer players a new journal starts with, one per level."""
-    return [(level, COLOURS[-1], SYMBOLS[-1], now) for level in AI_LEVELS]
 
 
 def _profile(row) -> Profile:

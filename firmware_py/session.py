@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 
 SEAT_KINDS = ("rig", "phone", "ai")
 MAX_NAME = 24  # characters of a player's name: the setup page's limit, and a record's
-AI_LEVELS = ("easy", "normal", "hard")
+AI_LEVELS = ("easy", "normal", "hard", "expert")
 LEARNING_LEVEL = "easy"  # the strongest level the computer plays at while someone learns the game
 UNDO_REQUEST_S = 60.0  # an unanswered undo request lapses after this
 HOST_CODE_S = 600.0  # a host code shown at the rig works (once) for this long

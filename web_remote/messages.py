@@ -554,6 +554,7 @@ MESSAGES = {
     "learn.why.pavilion.tile_placed": N_("A tile placed scores the run of covered spaces around its star, itself included."),
     "learn.why.pavilion.tiles_discarded": N_("After passing, each tile not kept for the next round costs a point."),
     "level.easy": N_("easy"),
+    "level.expert": N_("expert"),
     "level.hard": N_("hard"),
     "level.normal": N_("normal"),
 

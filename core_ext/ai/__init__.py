@@ -47,6 +47,7 @@ LEVELS = {
     "easy": Level(iterations=200, seconds=1.0, guided=False, trees=1),
     "normal": Level(iterations=400, seconds=3.0),
     "hard": Level(iterations=2400, seconds=8.0),
+    "expert": Level(iterations=12000, seconds=6.0),
 }
 """Level name -> :class:`Level` (measured strength in ``docs/ai.md``)."""
 

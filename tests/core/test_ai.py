@@ -122,10 +122,10 @@ def test_levels_keep_to_their_thinking_time(level):
 
 
 def test_a_think_time_is_kept_and_a_level_table_is_published():
-    assert list(ai.LEVELS) == ["easy", "normal", "hard"]
-    easy, normal, hard = ai.LEVELS.values()
-    assert easy.iterations < normal.iterations < hard.iterations
-    assert easy.seconds <= normal.seconds <= hard.seconds
+    assert list(ai.LEVELS) == ["easy", "normal", "hard", "expert"]
+    easy, normal, hard, expert = ai.LEVELS.values()
+    assert easy.iterations < normal.iterations < hard.iterations < expert.iterations
+    assert easy.seconds <= normal.seconds <= min(hard.seconds, expert.seconds)
     game = positions("duel", seed=2)[1]
     started = time.perf_counter()
     ai.choose(game, think_time=0.25, seed=1)
@@ -168,7 +168,7 @@ def test_the_search_stops_early_once_the_choice_is_settled():
 
 
 @pytest.mark.parametrize("options, message", [
-    ({"level": "expert"}, "easy, normal, hard"),
+    ({"level": "master"}, "easy, normal, hard, expert"),
     ({"level": "easy", "think_time": 1}, "not both"),
     ({"think_time": 0}, "positive number"),
     ({"think_time": float("nan")}, "positive number"),

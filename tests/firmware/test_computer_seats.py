@@ -106,9 +106,23 @@ def steady_clock(step):
 
 def test_the_doctor_times_the_hard_level_against_its_cap():
     hard = ai.level_of("hard")
-    within = check_levels(clock=steady_clock(hard.seconds / 2))
+    within = check_levels(clock=steady_clock(hard.seconds / 2), levels=("hard",))
     assert within.ok and within.subject == "computer players"
-    assert f"2,400 iterations took at most {hard.seconds / 2:.1f} s in Azul Duel and {hard.seconds / 2:.1f} s in Azul: Summer Pavilion" in within.text
-    over = check_levels(clock=steady_clock(hard.seconds * 1.5))
-    assert not over.ok and f"over its {hard.seconds:g} s cap, so it plays weaker here" in over.text
+    assert (f"the hard level's 2,400 iterations took at most {hard.seconds / 2:.1f} s in Azul Duel and "
+            f"{hard.seconds / 2:.1f} s in Azul: Summer Pavilion, within its {hard.seconds:g} s cap") in within.text
+    over = check_levels(clock=steady_clock(hard.seconds * 1.5), levels=("hard",))
+    assert not over.ok and f"over its {hard.seconds:g} s cap" in over.text
+    assert "the hard level plays weaker here than docs/ai.md measures" in over.text
     assert str(over).startswith("FIX computer players: the hard level's")
+
+
+def test_the_doctor_names_each_level_that_its_cap_would_cut_and_offers_the_next_one_down(monkeypatch):
+    """Every timed search takes 7 s: within the hard level's 8 s cap, over the expert level's 6 s."""
+    monkeypatch.setattr(ai, "choose", lambda game, **budget: game.legal_moves()[0])
+    assert ai.level_of("expert").seconds < 7 < ai.level_of("hard").seconds
+    finding = check_levels(clock=steady_clock(7.0))
+    assert not finding.ok
+    assert "the hard level's 2,400 iterations took at most 7.0 s in Azul Duel" in finding.text
+    assert "the expert level's 12,000 iterations took at most 7.0 s in Azul Duel" in finding.text
+    assert "the expert level plays weaker here" in finding.text and "offer the hard level" in finding.text
+    assert check_levels(clock=steady_clock(1.0)).ok

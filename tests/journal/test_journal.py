@@ -271,7 +271,7 @@ def small_file_system(path, size):
 def test_a_full_file_system_refuses_moves_and_keeps_every_acknowledged_one(tmp_path):
     setup = Setup(seed=17)
     moves, positions = random_line(setup, 3)
-    with small_file_system(tmp_path / "small", "192k") as resize:
+    with small_file_system(tmp_path / "small", "224k") as resize:
         data = tmp_path / "small" / "table"
         answers = run_table(data, "--seed", "17", stdin="".join(f"{m}\n" for m in moves)).stdout.splitlines()
         accepted = [line for line in answers if line.startswith("ok ")]

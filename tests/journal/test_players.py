@@ -47,7 +47,7 @@ def journal(tmp_path):
 
 def test_a_new_journal_has_one_computer_player_per_level_and_no_people(journal):
     computers = journal.players.all(kind="computer")
-    assert sorted(p.level for p in computers) == ["easy", "hard", "normal"]
+    assert sorted(p.level for p in computers) == ["easy", "expert", "hard", "normal"]
     assert journal.players.all(kind="person") == []
 
 
@@ -186,6 +186,22 @@ def test_old_games_keep_their_names_and_the_host_attaches_them_to_profiles(tmp_p
     with pytest.raises(ProfileError) as refused:
         journal.players.attach("Bea", bea.id)
     assert refused.value.key == "players.nothing_to_attach"
+    journal.close()
+
+
+def test_a_journal_from_before_the_expert_level_gains_its_computer_player_and_keeps_the_others(tmp_path):
+    journal = Journal(tmp_path)
+    hard = journal.players.computer("hard")
+    start(journal, Seat(name="Ana"), Seat(kind="ai", level="hard"), seed=1)
+    journal.close()
+    db = sqlite3.connect(tmp_path / "journal.sqlite3")  # as the journal of the version before the expert level
+    db.executescript("DELETE FROM players WHERE kind = 'computer' AND level = 'expert'; PRAGMA user_version = 4;")
+    db.close()
+    journal = Journal(tmp_path)
+    assert journal.players.computer("hard").id == hard.id
+    expert = journal.players.computer("expert")
+    assert expert.kind == "computer" and expert.level == "expert"
+    assert sorted(p.level for p in journal.players.all(kind="computer")) == ["easy", "expert", "hard", "normal"]
     journal.close()
 
 

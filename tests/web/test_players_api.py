@@ -37,7 +37,7 @@ def test_only_the_host_changes_profiles_and_a_seated_phone_cannot_rename_anyone(
     assert rows(table) == before
     listed = table.client.get("/api/players").json
     assert [p["name"] for p in listed["players"]] == ["Bea", "Ana"]
-    assert sorted(p["level"] for p in listed["computers"]) == ["easy", "hard", "normal"]
+    assert sorted(p["level"] for p in listed["computers"]) == ["easy", "expert", "hard", "normal"]
 
 
 @pytest.mark.parametrize("body, status, key", [
