@@ -24,6 +24,10 @@ from core_ext._shared import seed_state
 cdef double CHIP_WORTH = 0.7
 """Points a bonus chip is worth while unspent (2 or 3 of them buy a missing tile)."""
 
+cdef double FINAL_CHIP_WORTH = 0.3
+"""Points an unspent chip is worth in the last round until its holder's final tiling is over
+(after it, nothing): it can still buy a line's missing tile, and keeping it earns nothing."""
+
 cdef double PLATE_WORTH = 2.0
 """Points a plate on the dome is worth before the last round: it opens spaces to tile."""
 
@@ -60,11 +64,21 @@ cdef double best_tile_points(Player* pl, int line, int colour) noexcept nogil:
     return best
 
 
+cdef inline bint final_tiling_passed(State* s, Player* pl, int line) noexcept nogil:
+    """Whether the last round's tiling is past ``pl``'s pattern line ``line`` (the starting
+    player's lines are tiled first): what is left there then earns nothing."""
+    if s.round != FINAL_ROUND or (s.pending != P_TILE and s.pending != P_PAY):
+        return False
+    if pl == &s.pl[s.current]:
+        return line < s.tiling_line
+    return pl == &s.pl[s.starting_player] and s.current != s.starting_player
+
+
 cdef double line_value(State* s, Player* pl, int line) noexcept nogil:
     """What the tiles on pattern line ``line`` should still earn (negative if they will break)."""
     cdef int count = pl.line_count[line], colour = pl.line_colour[line], size = line + 1
     cdef double points, fill
-    if count == 0:
+    if count == 0 or final_tiling_passed(s, pl, line):
         return 0.0
     points = best_tile_points(pl, line, colour)
     if points == 0.0:
@@ -88,7 +102,10 @@ cdef double seat_value(State* s, int p) noexcept nogil:
     for line in range(6):
         v += line_value(s, pl, line)
     for t in range(NCHIP):
-        v += CHIP_WORTH * pl.chips[t]
+        if s.round < FINAL_ROUND:
+            v += CHIP_WORTH * pl.chips[t]
+        elif not final_tiling_passed(s, pl, 6):
+            v += FINAL_CHIP_WORTH * pl.chips[t]
     if s.round < FINAL_ROUND:
         for i in range(9):
             plates += pl.slot_plate[i] >= 0
@@ -264,3 +281,20 @@ def playout(Game game, seed, int epsilon_percent=10, int round_ends=0):
     cdef uint64_t rng = seed_state(seed)
     with nogil:
         guided(&game.s, &rng, epsilon_percent, round_ends)
+
+
+def unspent_at_the_end(Game game):
+    """Per seat: (bonus chips never spent, special fields on its dome left without their tile)."""
+    cdef Player* pl
+    cdef int p, t, cell, chips, empty
+    result = []
+    for p in range(2):
+        pl = &game.s.pl[p]
+        chips = 0
+        empty = 0
+        for t in range(NCHIP):
+            chips += pl.chips[t]
+        for cell in range(36):
+            empty += pl.space[cell] == SPECIAL and pl.tile[cell] < 0
+        result.append((chips, empty))
+    return tuple(result)

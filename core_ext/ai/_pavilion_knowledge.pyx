@@ -13,7 +13,7 @@ from libc.stdint cimport uint64_t
 from core_ext._shared cimport rng_below
 from core_ext.pavilion cimport (
     CENTRE_STAR_BONUS, COLOUR_STAR_BONUS, CORNERS, COST, FINAL_ROUND, MAX_OPTIONS, NCOL, NSTAR,
-    NSPACE, NUMBER_BONUS, C_PLACE, P_BONUS, P_DRAFT, P_KEEP, P_OVER, P_PAY, STAR_COLOUR, Game, Player, State, allowed_colours,
+    NSPACE, NUMBER_BONUS, C_PASS, C_PAY, C_PLACE, P_BONUS, P_DRAFT, P_PLACE, P_KEEP, P_OVER, P_PAY, STAR_COLOUR, Game, Player, State, allowed_colours,
     apply_move, completed_bonus, gen_moves, ring_run, settle, star_bonus,
 )
 
@@ -32,8 +32,11 @@ cdef double FINAL_TILE = 0.35
 cdef double WILD_EXTRA = 0.4
 """Points a tile of the round's wild colour is worth on top of another tile."""
 
-cdef double BONUS_SHARE = 0.6
-"""Share of a star or number bonus credited at full progress squared (k tiles of 6: share * (k/6)**2)."""
+cdef double STAR_SHARE = 0.6
+"""Share of a star's bonus credited at full progress squared (k tiles of 6: share * (k/6)**2)."""
+
+cdef double NUMBER_SHARE = 0.6
+"""Share of a number bonus credited at full progress squared (k of its n spaces: share * (k/n)**2)."""
 
 
 cdef double tiles_value(State* s, signed char* counts, int wild) noexcept nogil:
@@ -78,7 +81,7 @@ cdef double progress_value(State* s, Player* pl) noexcept nogil:
             bonus = COLOUR_STAR_BONUS[STAR_COLOUR[star]]
         elif s.mono and single and first >= 0:
             bonus = COLOUR_STAR_BONUS[first]
-        v += bonus if filled == 6 else BONUS_SHARE * bonus * filled * filled / 36.0
+        v += bonus if filled == 6 else STAR_SHARE * bonus * filled * filled / 36.0
     for number in range(1, 5):
         covered = 0
         spaces = 0
@@ -90,7 +93,7 @@ cdef double progress_value(State* s, Player* pl) noexcept nogil:
         if covered == spaces:
             v += NUMBER_BONUS[number]
         else:
-            v += BONUS_SHARE * NUMBER_BONUS[number] * covered * covered / (<double>spaces * spaces)
+            v += NUMBER_SHARE * NUMBER_BONUS[number] * covered * covered / (<double>spaces * spaces)
     return v
 
 
@@ -171,7 +174,7 @@ cdef void guided(State* s, uint64_t* rng, int epsilon_percent, int round_ends) n
     """Play on with the heuristic (a random option ``epsilon_percent`` of the time) until the
     game ends or ``round_ends`` rounds have ended (0: to the end)."""
     cdef int options[MAX_OPTIONS]
-    cdef int n, pick, start_round = s.round
+    cdef int n, pick, start_round = s.round, code, wilds
     while True:
         if round_ends > 0 and s.round - start_round >= round_ends:
             return
@@ -182,11 +185,23 @@ cdef void guided(State* s, uint64_t* rng, int epsilon_percent, int round_ends) n
             pick = 0
         elif rng_below(rng, 100) < epsilon_percent:
             pick = rng_below(rng, n)
+        elif PLAN_PLAYOUTS and s.pending == P_PLACE:
+            plan_hand(s, &s.pl[s.current], &code, &wilds)
+            if code < 0:
+                apply_move(s, C_PASS)
+            else:
+                apply_move(s, code)
+                if s.pending == P_PAY and COST[s.mono][s.place_star][s.place_pos] > 1 and s.place_colour != s.round - 1:
+                    apply_move(s, C_PAY + wilds)
+            settle(s)
+            continue
         else:
             pick = best_option(s, options, n, rng)
         apply_move(s, options[pick])
         settle(s)
 
+
+cdef bint PLAN_PLAYOUTS = False
 
 cdef double KEEP_WORTH = 0.5
 """Points a tile left in hand at the end of a placement phase is worth, up to the four corners
@@ -196,7 +211,7 @@ cdef double BONUS_TILE_WORTH = 1.0
 """Points a bonus tile from a completed structure is worth to the planner."""
 
 cdef double PLAN_SHARE = 0.6
-"""The planner's share of a star or number bonus at full progress squared (as BONUS_SHARE)."""
+"""The planner's share of a star or number bonus at full progress squared (as STAR_SHARE)."""
 
 
 cdef inline double star_share(State* s, signed char* star, int index) noexcept nogil:
@@ -415,28 +430,99 @@ cdef double planned_after(State* s, int me) noexcept nogil:
     return best
 
 
-WEIGHTS = ("TILE_WORTH", "SURPLUS_WORTH", "FINAL_TILE", "WILD_EXTRA", "BONUS_SHARE", "KEEP_WORTH",
-           "BONUS_TILE_WORTH", "PLAN_SHARE")
-"""The evaluation's weights, by name (see :func:`weights`)."""
+WEIGHTS = ("TILE_WORTH", "SURPLUS_WORTH", "FINAL_TILE", "WILD_EXTRA", "STAR_SHARE", "NUMBER_SHARE",
+           "KEEP_WORTH", "BONUS_TILE_WORTH", "PLAN_SHARE")
+"""The evaluation's and the planner's weights, by name (see :func:`weights`)."""
 
 
 def weights():
-    """The evaluation's weights: ``{name: points}``."""
+    """The evaluation's and the planner's weights: ``{name: points}``."""
     return {"TILE_WORTH": TILE_WORTH, "SURPLUS_WORTH": SURPLUS_WORTH, "FINAL_TILE": FINAL_TILE,
-            "WILD_EXTRA": WILD_EXTRA, "BONUS_SHARE": BONUS_SHARE, "KEEP_WORTH": KEEP_WORTH,
-            "BONUS_TILE_WORTH": BONUS_TILE_WORTH, "PLAN_SHARE": PLAN_SHARE}
+            "WILD_EXTRA": WILD_EXTRA, "STAR_SHARE": STAR_SHARE, "NUMBER_SHARE": NUMBER_SHARE,
+            "KEEP_WORTH": KEEP_WORTH, "BONUS_TILE_WORTH": BONUS_TILE_WORTH, "PLAN_SHARE": PLAN_SHARE}
 
 
 def set_weights(**changes):
-    """Change some of the evaluation's weights (for tuning; every search of the process sees them)."""
-    global TILE_WORTH, SURPLUS_WORTH, FINAL_TILE, WILD_EXTRA, BONUS_SHARE, KEEP_WORTH, BONUS_TILE_WORTH, PLAN_SHARE
+    """Change some weights (for tuning: every search of the process sees them)."""
+    global TILE_WORTH, SURPLUS_WORTH, FINAL_TILE, WILD_EXTRA, STAR_SHARE, NUMBER_SHARE, KEEP_WORTH
+    global BONUS_TILE_WORTH, PLAN_SHARE
     unknown = set(changes) - set(WEIGHTS)
     if unknown:
         raise ValueError(f"unknown weights {sorted(unknown)}; the weights are {', '.join(WEIGHTS)}")
     new = {**weights(), **{name: float(value) for name, value in changes.items()}}
     TILE_WORTH, SURPLUS_WORTH, FINAL_TILE = new["TILE_WORTH"], new["SURPLUS_WORTH"], new["FINAL_TILE"]
-    WILD_EXTRA, BONUS_SHARE, KEEP_WORTH = new["WILD_EXTRA"], new["BONUS_SHARE"], new["KEEP_WORTH"]
-    BONUS_TILE_WORTH, PLAN_SHARE = new["BONUS_TILE_WORTH"], new["PLAN_SHARE"]
+    WILD_EXTRA, STAR_SHARE, NUMBER_SHARE = new["WILD_EXTRA"], new["STAR_SHARE"], new["NUMBER_SHARE"]
+    KEEP_WORTH, BONUS_TILE_WORTH, PLAN_SHARE = new["KEEP_WORTH"], new["BONUS_TILE_WORTH"], new["PLAN_SHARE"]
+
+
+FEATURES = ("STAR_SHARE", "NUMBER_SHARE", "TILE_WORTH", "SURPLUS_WORTH", "FINAL_TILE", "WILD_EXTRA")
+"""The weights of :func:`value` that :func:`features` measures, in its order."""
+
+
+def features(Game game):
+    """Per seat, at a drafting position: ``(fixed, counts)`` with :func:`value` equal to
+    ``fixed + sum(weight * count)`` over :data:`FEATURES` (for fitting the weights to results).
+
+    ``fixed`` is the score and the bonuses already complete; the counts are each incomplete
+    star's and number's bonus times its progress squared, the tiles in hand (at most six of a
+    colour counted before the last round, beyond six apart, in the last round apart) and the
+    tiles of the round's wild colour.
+    """
+    cdef State* s = &game.s
+    cdef Player* pl
+    cdef int p, star, pos, filled, first, number, covered, spaces, c, n, wild = s.round - 1
+    cdef bint single
+    cdef double fixed, stars, numbers, bonus, tiles, surplus, final_tiles
+    if s.pending != P_DRAFT:
+        raise ValueError("features are measured at drafting positions only")
+    result = []
+    for p in range(s.nplayers):
+        pl = &s.pl[p]
+        fixed = pl.score
+        stars = numbers = tiles = surplus = final_tiles = 0.0
+        for star in range(NSTAR):
+            filled = 0
+            single = True
+            first = -1
+            for pos in range(6):
+                if pl.board[star][pos] >= 0:
+                    filled += 1
+                    if first < 0:
+                        first = pl.board[star][pos]
+                    elif pl.board[star][pos] != first:
+                        single = False
+            if filled == 0:
+                continue
+            bonus = CENTRE_STAR_BONUS
+            if STAR_COLOUR[star] >= 0 and not s.mono:
+                bonus = COLOUR_STAR_BONUS[STAR_COLOUR[star]]
+            elif s.mono and single and first >= 0:
+                bonus = COLOUR_STAR_BONUS[first]
+            if filled == 6:
+                fixed += bonus
+            else:
+                stars += bonus * filled * filled / 36.0
+        for number in range(1, 5):
+            covered = 0
+            spaces = 0
+            for star in range(NSTAR):
+                for pos in range(6):
+                    if COST[s.mono][star][pos] == number:
+                        spaces += 1
+                        covered += pl.board[star][pos] >= 0
+            if covered == spaces:
+                fixed += NUMBER_BONUS[number]
+            else:
+                numbers += NUMBER_BONUS[number] * covered * covered / (<double>spaces * spaces)
+        for c in range(NCOL):
+            n = pl.hand[c] + pl.corner[c]
+            if s.round == FINAL_ROUND:
+                final_tiles += n if n < SURPLUS_FROM else SURPLUS_FROM
+            else:
+                tiles += n if n < SURPLUS_FROM else SURPLUS_FROM
+                surplus += n - SURPLUS_FROM if n > SURPLUS_FROM else 0
+        result.append((fixed, (stars, numbers, tiles, surplus, final_tiles, <double>pl.hand[wild])))
+    return result
 
 
 def planned_values(Game game):
@@ -505,3 +591,8 @@ def playout(Game game, seed, int epsilon_percent=10, int round_ends=0):
     cdef uint64_t rng = seed_state(seed)
     with nogil:
         guided(&game.s, &rng, epsilon_percent, round_ends)
+
+
+def set_plan_playouts(bint on):
+    global PLAN_PLAYOUTS
+    PLAN_PLAYOUTS = on

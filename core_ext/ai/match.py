@@ -10,7 +10,9 @@ number of seconds such as ``2s`` (the guided search thinking that long), or
 either of the last two after ``plain:`` for the search without knowledge.
 ``N:full`` (guided playouts to the end of the game instead of the round) and
 ``N:uniform`` (the same prior for every option) change one step of the guided
-search, to measure what it adds.
+search, to measure what it adds. ``frozen:REV:LEVEL`` is a level of the computer
+players as they were at git revision REV (``core_ext.ai.frozen``), such as
+``frozen:e8aa901:hard``.
 The tested player (``--ai``) takes each seat in turn from game to game; the
 other seats are all ``--opponent``. A game counts as a win when the tested
 player is its only winner; shared victories are reported apart.
@@ -24,6 +26,7 @@ import time
 from dataclasses import dataclass, field
 
 from core_ext import ai
+from core_ext.ai import frozen
 from core_ext.ai.baselines import greedy_move, heuristic_move, lookahead_move, planner_move, random_move
 
 GAMES = {"duel": (2, 2), "pavilion": (2, 4)}
@@ -42,6 +45,12 @@ def player_from_spec(spec, workers=1):
         return BASELINES[spec]
     if spec in ai.LEVELS:
         return lambda game, rng: ai.choose(game, level=spec, seed=rng.getrandbits(64), workers=workers)
+    if spec.startswith("frozen:"):
+        revision, _, level = spec[len("frozen:"):].rpartition(":")
+        earlier = frozen.load(revision)
+        if level not in earlier.LEVELS:
+            raise ValueError(f"revision {revision} has the levels {', '.join(earlier.LEVELS)}, not {level!r}")
+        return lambda game, rng: earlier.choose(game, level=level, seed=rng.getrandbits(64), workers=workers)
     budget, _, variant = spec.partition(":")
     guided = budget != "plain"
     if not guided:
@@ -56,7 +65,7 @@ def player_from_spec(spec, workers=1):
         return lambda game, rng: ai.choose(game, think_time=seconds, guided=guided, seed=rng.getrandbits(64))
     raise ValueError(
         f"a player is one of {', '.join([*BASELINES, *ai.LEVELS])}, a positive number of iterations "
-        f"or of seconds (2s), optionally after plain:, not {spec!r}"
+        f"or of seconds (2s), optionally after plain:, or frozen:REV:LEVEL, not {spec!r}"
     )
 
 
@@ -128,6 +137,8 @@ class MatchResult:
     opponent_seats: int = 0
     seconds: float = 0.0
     margins: list = field(default_factory=list)
+    unspent: list = field(default_factory=list)
+    """Azul Duel: the tested player's (unspent chips, empty special fields) at the end of each game."""
 
     @property
     def win_rate(self):
@@ -148,6 +159,9 @@ class MatchResult:
         self.opponent_points += sum(others)
         self.opponent_seats += len(others)
         self.margins.append(scores[tested_seat] - max(others))
+        counts = getattr(ai.knowledge_of(game), "unspent_at_the_end", None)
+        if counts is not None:
+            self.unspent.append(counts(game)[tested_seat])
 
 
 def run_match(game_name, tested, opponent, *, games, seats=2, seed=0, progress=None, workers=1):
@@ -186,7 +200,8 @@ def report(result, tested, opponent):
         f"(95% interval {100 * low:.1f}-{100 * high:.1f}%)",
         f"mean score {mean:.1f} vs {opponent_mean:.1f}; median margin over the best opponent "
         f"{margins[len(margins) // 2]:+d}; {result.seconds / result.games:.1f} s per game",
-    ]
+    ] + ([f"{tested} per game: {sum(c for c, _ in result.unspent) / result.games:.2f} chips unspent, "
+          f"{sum(e for _, e in result.unspent) / result.games:.2f} special fields empty"] if result.unspent else [])
 
 
 def main(argv=None):
