@@ -76,8 +76,9 @@ def check_levels(clock=time.perf_counter, levels=TIMED_LEVELS) -> Finding:
     from core_ext.ai.baselines import heuristic_move
 
     def positions(spec):
-        """``(decision, game)`` at each of TIMED_DECISIONS of a game the heuristic plays."""
-        game, rng = spec.new(spec.min_players, 0, {}), random.Random(0)
+        """``(decision, game)`` at each of TIMED_DECISIONS of a game the heuristic plays at a full
+        table (the most seats: the slowest searches)."""
+        game, rng = spec.new(spec.max_players, 0, {}), random.Random(0)
         for decision in range(TIMED_DECISIONS[-1] + 1):
             if decision in TIMED_DECISIONS:
                 yield decision, game.copy()

@@ -13,7 +13,7 @@ from libc.stdint cimport uint64_t
 from core_ext._shared cimport rng_below
 from core_ext.pavilion cimport (
     CENTRE_STAR_BONUS, COLOUR_STAR_BONUS, CORNERS, COST, FINAL_ROUND, MAX_OPTIONS, NCOL, NSTAR,
-    NSPACE, NUMBER_BONUS, C_PASS, C_PAY, C_PLACE, P_BONUS, P_DRAFT, P_PLACE, P_KEEP, P_OVER, P_PAY, STAR_COLOUR, Game, Player, State, allowed_colours,
+    NSPACE, NUMBER_BONUS, C_PLACE, P_BONUS, P_DRAFT, P_KEEP, P_OVER, P_PAY, STAR_COLOUR, Game, Player, State, allowed_colours,
     apply_move, completed_bonus, gen_moves, ring_run, settle, star_bonus,
 )
 
@@ -174,7 +174,7 @@ cdef void guided(State* s, uint64_t* rng, int epsilon_percent, int round_ends) n
     """Play on with the heuristic (a random option ``epsilon_percent`` of the time) until the
     game ends or ``round_ends`` rounds have ended (0: to the end)."""
     cdef int options[MAX_OPTIONS]
-    cdef int n, pick, start_round = s.round, code, wilds
+    cdef int n, pick, start_round = s.round
     while True:
         if round_ends > 0 and s.round - start_round >= round_ends:
             return
@@ -185,23 +185,11 @@ cdef void guided(State* s, uint64_t* rng, int epsilon_percent, int round_ends) n
             pick = 0
         elif rng_below(rng, 100) < epsilon_percent:
             pick = rng_below(rng, n)
-        elif PLAN_PLAYOUTS and s.pending == P_PLACE:
-            plan_hand(s, &s.pl[s.current], &code, &wilds)
-            if code < 0:
-                apply_move(s, C_PASS)
-            else:
-                apply_move(s, code)
-                if s.pending == P_PAY and COST[s.mono][s.place_star][s.place_pos] > 1 and s.place_colour != s.round - 1:
-                    apply_move(s, C_PAY + wilds)
-            settle(s)
-            continue
         else:
             pick = best_option(s, options, n, rng)
         apply_move(s, options[pick])
         settle(s)
 
-
-cdef bint PLAN_PLAYOUTS = False
 
 cdef double KEEP_WORTH = 0.5
 """Points a tile left in hand at the end of a placement phase is worth, up to the four corners
@@ -591,8 +579,3 @@ def playout(Game game, seed, int epsilon_percent=10, int round_ends=0):
     cdef uint64_t rng = seed_state(seed)
     with nogil:
         guided(&game.s, &rng, epsilon_percent, round_ends)
-
-
-def set_plan_playouts(bint on):
-    global PLAN_PLAYOUTS
-    PLAN_PLAYOUTS = on
