@@ -1,5 +1,5 @@
 # Machinery shared by both games, inlined into each compiled game module:
-# the seeded random generator and the bag-and-tower tile draw.
+# the seeded random generator, the bag-and-tower tile draw, and the pick of a best option.
 from libc.stdint cimport uint64_t
 
 
@@ -38,3 +38,19 @@ cdef inline int bag_draw(int* bag, int* tower, int ncolours, uint64_t* rng) noex
             return c
         r -= bag[c]
     return -1
+
+
+cdef inline int best_index(double* scores, int n, uint64_t* rng) noexcept nogil:
+    """The index of the highest of ``n`` scores, ties (within 1e-9) broken at random."""
+    cdef int i, best = 0, ties = 1
+    cdef double top = -1e300
+    for i in range(n):
+        if scores[i] > top + 1e-9:
+            top = scores[i]
+            best = i
+            ties = 1
+        elif scores[i] > top - 1e-9:
+            ties += 1
+            if rng_below(rng, ties) == 0:
+                best = i
+    return best

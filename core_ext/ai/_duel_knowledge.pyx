@@ -11,7 +11,7 @@ the search uses runs without the GIL.
 """
 from libc.stdint cimport uint64_t
 
-from core_ext._shared cimport rng_below, rng_next
+from core_ext._shared cimport best_index, rng_below, rng_next
 from core_ext.duel cimport (
     C_CHIP, C_DISPLAY, C_KEEP, C_LINE, C_NOPAY, C_ORDER, C_PAY, C_PLACE, C_STACK, C_STOP, C_TILE, C_UNDER,
     FINAL_ROUND, MAX_OPTIONS, NCHIP, P_ACTION, P_DRAW, P_KEEP, P_LINE, P_ORDER, P_OVER, P_PAY, P_PLACE,
@@ -211,19 +211,11 @@ cdef double option_score(State* s, int code) noexcept nogil:
 
 cdef int best_option(State* s, int* options, int n, uint64_t* rng) noexcept nogil:
     """The index of the best-scoring option, ties broken at random."""
-    cdef int i, best = 0, ties = 1
-    cdef double top = -1e9, v
+    cdef double scores[MAX_OPTIONS]
+    cdef int i
     for i in range(n):
-        v = option_score(s, options[i])
-        if v > top + 1e-9:
-            top = v
-            best = i
-            ties = 1
-        elif v > top - 1e-9:
-            ties += 1
-            if rng_below(rng, ties) == 0:
-                best = i
-    return best
+        scores[i] = option_score(s, options[i])
+    return best_index(scores, n, rng)
 
 
 cdef void guided(State* s, uint64_t* rng, int epsilon_percent, int round_ends) noexcept nogil:

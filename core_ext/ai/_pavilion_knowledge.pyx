@@ -10,7 +10,7 @@ placement chosen at its best. The guided playout runs without the GIL.
 """
 from libc.stdint cimport uint64_t
 
-from core_ext._shared cimport rng_below
+from core_ext._shared cimport best_index, rng_below
 from core_ext.pavilion cimport (
     CENTRE_STAR_BONUS, COLOUR_STAR_BONUS, CORNERS, COST, FINAL_ROUND, MAX_OPTIONS, NCOL, NSTAR,
     NSPACE, NUMBER_BONUS, C_PLACE, P_BONUS, P_DRAFT, P_KEEP, P_OVER, P_PAY, STAR_COLOUR, Game, Player, State, allowed_colours,
@@ -123,21 +123,27 @@ cdef double seat_value(State* s, int p) noexcept nogil:
     return v
 
 
-cdef double best_after(State* s, int me) noexcept nogil:
-    """The deciding seat's estimate after ``s``, paying at its best when a payment is pending."""
+cdef inline double estimate(State* s, int p, bint planned) noexcept nogil:
+    """Seat ``p``'s estimated final score: :func:`planned_value` or :func:`seat_value`."""
+    return planned_value(s, p) if planned else seat_value(s, p)
+
+
+cdef double best_after(State* s, int me, bint planned) noexcept nogil:
+    """The deciding seat's estimate after ``s`` (see :func:`estimate`), paying at its best when
+    a payment is pending."""
     cdef int options[MAX_OPTIONS]
     cdef int n, i
     cdef double best, v
     cdef State after
     if s.current != me or s.pending != P_PAY:
-        return seat_value(s, me)
+        return estimate(s, me, planned)
     n = gen_moves(s, options)
     best = -1e9
     for i in range(n):
         after = s[0]
         apply_move(&after, options[i])
         settle(&after)
-        v = seat_value(&after, me)
+        v = estimate(&after, me, planned)
         if v > best:
             best = v
     return best
@@ -150,24 +156,16 @@ cdef double option_score(State* s, int code) noexcept nogil:
     cdef double before = seat_value(s, me)
     apply_move(&after, code)
     settle(&after)
-    return best_after(&after, me) - before
+    return best_after(&after, me, False) - before
 
 
 cdef int best_option(State* s, int* options, int n, uint64_t* rng) noexcept nogil:
     """The index of the best-scoring option, ties broken at random."""
-    cdef int i, best = 0, ties = 1
-    cdef double top = -1e9, v
+    cdef double scores[MAX_OPTIONS]
+    cdef int i
     for i in range(n):
-        v = option_score(s, options[i])
-        if v > top + 1e-9:
-            top = v
-            best = i
-            ties = 1
-        elif v > top - 1e-9:
-            ties += 1
-            if rng_below(rng, ties) == 0:
-                best = i
-    return best
+        scores[i] = option_score(s, options[i])
+    return best_index(scores, n, rng)
 
 
 cdef void guided(State* s, uint64_t* rng, int epsilon_percent, int round_ends) noexcept nogil:
@@ -398,26 +396,6 @@ cdef bint _number_complete(State* s, Player* pl, int number) noexcept nogil:
     return True
 
 
-cdef double planned_after(State* s, int me) noexcept nogil:
-    """:func:`planned_value` of the deciding seat after ``s``, paying at its best when a payment is pending."""
-    cdef int options[MAX_OPTIONS]
-    cdef int n, i
-    cdef double best, v
-    cdef State after
-    if s.current != me or s.pending != P_PAY:
-        return planned_value(s, me)
-    n = gen_moves(s, options)
-    best = -1e9
-    for i in range(n):
-        after = s[0]
-        apply_move(&after, options[i])
-        settle(&after)
-        v = planned_value(&after, me)
-        if v > best:
-            best = v
-    return best
-
-
 WEIGHTS = ("TILE_WORTH", "SURPLUS_WORTH", "FINAL_TILE", "WILD_EXTRA", "STAR_SHARE", "NUMBER_SHARE",
            "KEEP_WORTH", "BONUS_TILE_WORTH", "PLAN_SHARE")
 """The evaluation's and the planner's weights, by name (see :func:`weights`)."""
@@ -521,9 +499,9 @@ def planned_values(Game game):
 def planner_code(Game game, seed):
     """The planner's option: the one after which the seat's planned value is highest (ties by ``seed``)."""
     cdef int options[MAX_OPTIONS]
-    cdef int n = gen_moves(&game.s, options), i, best = 0, ties = 1, me = game.s.current
+    cdef double scores[MAX_OPTIONS]
+    cdef int n = gen_moves(&game.s, options), i, best, me = game.s.current
     cdef uint64_t rng = seed_state(seed)
-    cdef double top = -1e300, v
     cdef State after
     if n == 0:
         raise ValueError("the game is over: there is no pending decision")
@@ -532,15 +510,8 @@ def planner_code(Game game, seed):
             after = game.s
             apply_move(&after, options[i])
             settle(&after)
-            v = planned_after(&after, me)
-            if v > top + 1e-9:
-                top = v
-                best = i
-                ties = 1
-            elif v > top - 1e-9:
-                ties += 1
-                if rng_below(&rng, ties) == 0:
-                    best = i
+            scores[i] = best_after(&after, me, True)
+        best = best_index(scores, n, &rng)
     return options[best]
 
 
