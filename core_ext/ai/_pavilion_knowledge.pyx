@@ -58,42 +58,59 @@ cdef double tiles_value(State* s, signed char* counts, int wild) noexcept nogil:
     return v
 
 
-cdef double progress_value(State* s, Player* pl) noexcept nogil:
+cdef inline int star_progress(State* s, signed char* star, int index, double* bonus) noexcept nogil:
+    """How many of a star's six spaces are covered; ``bonus`` receives what completing it scores
+    (its colour's value, or the centre star's; on the monochrome side a star of one colour so far
+    counts as single-coloured)."""
+    cdef int pos, filled = 0, first = -1
+    cdef bint single = True
+    for pos in range(6):
+        if star[pos] >= 0:
+            filled += 1
+            if first < 0:
+                first = star[pos]
+            elif star[pos] != first:
+                single = False
+    bonus[0] = CENTRE_STAR_BONUS
+    if STAR_COLOUR[index] >= 0 and not s.mono:
+        bonus[0] = COLOUR_STAR_BONUS[STAR_COLOUR[index]]
+    elif s.mono and single and first >= 0:
+        bonus[0] = COLOUR_STAR_BONUS[first]
+    return filled
+
+
+cdef inline void number_progress(State* s, Player* pl, int* covered, int* spaces) noexcept nogil:
+    """Per printed number 1-6 (index 0 unused): the spaces of the board side and those covered."""
+    cdef int star, pos, cost
+    for cost in range(7):
+        covered[cost] = 0
+        spaces[cost] = 0
+    for star in range(NSTAR):
+        for pos in range(6):
+            cost = COST[s.mono][star][pos]
+            spaces[cost] += 1
+            covered[cost] += pl.board[star][pos] >= 0
+
+
+cdef inline double progress_share(double bonus, int done, int total, double share) noexcept nogil:
+    """A bonus once complete, else ``share`` of it times the square of the progress."""
+    if done == total:
+        return bonus
+    return share * bonus * done * done / (<double>total * total)
+
+
+cdef double progress_value(State* s, Player* pl, double stars_weight, double numbers_weight) noexcept nogil:
     """A share of the star-completion and number bonuses, growing with the square of progress."""
-    cdef int star, pos, filled, number, covered, spaces, first
-    cdef bint single
+    cdef int star, number, filled
+    cdef int covered[7]
+    cdef int spaces[7]
     cdef double v = 0.0, bonus
     for star in range(NSTAR):
-        filled = 0
-        single = True
-        first = -1
-        for pos in range(6):
-            if pl.board[star][pos] >= 0:
-                filled += 1
-                if first < 0:
-                    first = pl.board[star][pos]
-                elif pl.board[star][pos] != first:
-                    single = False
-        if filled == 0:
-            continue
-        bonus = CENTRE_STAR_BONUS
-        if STAR_COLOUR[star] >= 0 and not s.mono:
-            bonus = COLOUR_STAR_BONUS[STAR_COLOUR[star]]
-        elif s.mono and single and first >= 0:
-            bonus = COLOUR_STAR_BONUS[first]
-        v += bonus if filled == 6 else STAR_SHARE * bonus * filled * filled / 36.0
+        filled = star_progress(s, pl.board[star], star, &bonus)
+        v += progress_share(bonus, filled, 6, stars_weight)
+    number_progress(s, pl, covered, spaces)
     for number in range(1, 5):
-        covered = 0
-        spaces = 0
-        for star in range(NSTAR):
-            for pos in range(6):
-                if COST[s.mono][star][pos] == number:
-                    spaces += 1
-                    covered += pl.board[star][pos] >= 0
-        if covered == spaces:
-            v += NUMBER_BONUS[number]
-        else:
-            v += NUMBER_SHARE * NUMBER_BONUS[number] * covered * covered / (<double>spaces * spaces)
+        v += progress_share(NUMBER_BONUS[number], covered[number], spaces[number], numbers_weight)
     return v
 
 
@@ -104,7 +121,7 @@ cdef double seat_value(State* s, int p) noexcept nogil:
     cdef int room = CORNERS, held = 0, kept, c
     if s.pending == P_OVER:
         return v
-    v += progress_value(s, pl)
+    v += progress_value(s, pl, STAR_SHARE, NUMBER_SHARE)
     if s.round == FINAL_ROUND and pl.passed:
         for c in range(NCOL):
             v -= pl.hand[c] + pl.corner[c]  # every tile left is lost at the final scoring
@@ -201,34 +218,17 @@ cdef double PLAN_SHARE = 0.6
 
 
 cdef inline double star_share(State* s, signed char* star, int index) noexcept nogil:
-    """One star's part of :func:`progress_value`: its whole bonus once complete, else a share."""
-    cdef int pos, filled = 0, first = -1
-    cdef bint single = True
+    """One star's part of the planner's progress value."""
     cdef double bonus
-    for pos in range(6):
-        if star[pos] >= 0:
-            filled += 1
-            if first < 0:
-                first = star[pos]
-            elif star[pos] != first:
-                single = False
-    if filled == 0:
-        return 0.0
-    bonus = CENTRE_STAR_BONUS
-    if STAR_COLOUR[index] >= 0 and not s.mono:
-        bonus = COLOUR_STAR_BONUS[STAR_COLOUR[index]]
-    elif s.mono and single:
-        bonus = COLOUR_STAR_BONUS[first]
-    return bonus if filled == 6 else PLAN_SHARE * bonus * filled * filled / 36.0
+    cdef int filled = star_progress(s, star, index, &bonus)
+    return progress_share(bonus, filled, 6, PLAN_SHARE)
 
 
 cdef inline double number_share(int number, int covered, int spaces) noexcept nogil:
-    """One number's part of :func:`progress_value` with ``covered`` of its ``spaces`` covered."""
+    """One number's part of the planner's progress value with ``covered`` of its ``spaces`` covered."""
     if number > 4:
         return 0.0
-    if covered == spaces:
-        return NUMBER_BONUS[number]
-    return PLAN_SHARE * NUMBER_BONUS[number] * covered * covered / (<double>spaces * spaces)
+    return progress_share(NUMBER_BONUS[number], covered, spaces, PLAN_SHARE)
 
 
 cdef inline double leftover_value(State* s, signed char* hand, int held) noexcept nogil:
@@ -260,14 +260,7 @@ cdef double plan_hand(State* s, Player* seat, int* first_code, int* first_wilds)
     cdef int wild = s.round - 1, star, pos, c, cost, natural, wilds, held = 0
     cdef int allowed, bonus, run, best_star, best_pos, best_colour = -1, best_natural = 0, best_wilds = 0, step
     cdef double total, gain, best_gain, share_before, left_before
-    for c in range(7):
-        covered[c] = 0
-        spaces[c] = 0
-    for star in range(NSTAR):
-        for pos in range(6):
-            cost = COST[s.mono][star][pos]
-            spaces[cost] += 1
-            covered[cost] += pl.board[star][pos] >= 0
+    number_progress(s, &pl, covered, spaces)
     for c in range(NCOL):
         held += pl.hand[c]
     total = leftover_value(s, pl.hand, held)
@@ -352,7 +345,7 @@ cdef double planned_value(State* s, int p) noexcept nogil:
         for c in range(NCOL):
             v -= pl.hand[c] + pl.corner[c]
         return v
-    v += planned_progress(s, pl)
+    v += progress_value(s, pl, PLAN_SHARE, PLAN_SHARE)
     if pl.passed:
         for c in range(NCOL):
             held += pl.hand[c]
@@ -364,26 +357,6 @@ cdef double planned_value(State* s, int p) noexcept nogil:
     v += plan_hand(s, pl, &first_code, &first_wilds)
     if s.pending == P_BONUS and s.current == p:
         v += BONUS_TILE_WORTH * s.bonus_owed
-    return v
-
-
-cdef double planned_progress(State* s, Player* pl) noexcept nogil:
-    """:func:`progress_value` with the planner's share (PLAN_SHARE)."""
-    cdef int star, pos, cost
-    cdef int covered[7]
-    cdef int spaces[7]
-    cdef double v = 0.0
-    for cost in range(7):
-        covered[cost] = 0
-        spaces[cost] = 0
-    for star in range(NSTAR):
-        v += star_share(s, pl.board[star], star)
-        for pos in range(6):
-            cost = COST[s.mono][star][pos]
-            spaces[cost] += 1
-            covered[cost] += pl.board[star][pos] >= 0
-    for cost in range(1, 5):
-        v += number_share(cost, covered[cost], spaces[cost])
     return v
 
 
@@ -436,8 +409,9 @@ def features(Game game):
     """
     cdef State* s = &game.s
     cdef Player* pl
-    cdef int p, star, pos, filled, first, number, covered, spaces, c, n, wild = s.round - 1
-    cdef bint single
+    cdef int p, star, filled, number, c, n, wild = s.round - 1
+    cdef int covered[7]
+    cdef int spaces[7]
     cdef double fixed, stars, numbers, bonus, tiles, surplus, final_tiles
     if s.pending != P_DRAFT:
         raise ValueError("features are measured at drafting positions only")
@@ -447,39 +421,18 @@ def features(Game game):
         fixed = pl.score
         stars = numbers = tiles = surplus = final_tiles = 0.0
         for star in range(NSTAR):
-            filled = 0
-            single = True
-            first = -1
-            for pos in range(6):
-                if pl.board[star][pos] >= 0:
-                    filled += 1
-                    if first < 0:
-                        first = pl.board[star][pos]
-                    elif pl.board[star][pos] != first:
-                        single = False
-            if filled == 0:
-                continue
-            bonus = CENTRE_STAR_BONUS
-            if STAR_COLOUR[star] >= 0 and not s.mono:
-                bonus = COLOUR_STAR_BONUS[STAR_COLOUR[star]]
-            elif s.mono and single and first >= 0:
-                bonus = COLOUR_STAR_BONUS[first]
+            filled = star_progress(s, pl.board[star], star, &bonus)
             if filled == 6:
                 fixed += bonus
             else:
                 stars += bonus * filled * filled / 36.0
+        number_progress(s, pl, covered, spaces)
         for number in range(1, 5):
-            covered = 0
-            spaces = 0
-            for star in range(NSTAR):
-                for pos in range(6):
-                    if COST[s.mono][star][pos] == number:
-                        spaces += 1
-                        covered += pl.board[star][pos] >= 0
-            if covered == spaces:
+            if covered[number] == spaces[number]:
                 fixed += NUMBER_BONUS[number]
             else:
-                numbers += NUMBER_BONUS[number] * covered * covered / (<double>spaces * spaces)
+                numbers += NUMBER_BONUS[number] * covered[number] * covered[number] / (
+                    <double>spaces[number] * spaces[number])
         for c in range(NCOL):
             n = pl.hand[c] + pl.corner[c]
             if s.round == FINAL_ROUND:
