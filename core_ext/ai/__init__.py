@@ -35,19 +35,33 @@ class Level:
     parallelism), which run on as many cores as the machine has; the answer
     does not depend on the core count. ``guided`` picks the search with the
     heuristic knowledge; without it the search plays random playouts.
+
+    ``close_extra`` spends time where it matters: when, after ``iterations``,
+    the runner-up option has at least :data:`CLOSE` of the leader's visits,
+    the search goes on by up to that share of ``iterations`` more, in
+    :data:`EXTRA_STEPS` steps, while the decision stays that close. A
+    near-forced decision ends sooner: a tree stops once its leader cannot be
+    overtaken within its budget.
     """
 
     iterations: int
     seconds: float
     guided: bool = True
     trees: int = 4
+    close_extra: float = 0.0
 
+
+CLOSE = 0.5
+"""Runner-up's share of the leader's root visits from which a decision counts as close."""
+
+EXTRA_STEPS = 2
+"""Steps in which a close decision's extra iterations are spent, checking closeness before each."""
 
 LEVELS = {
     "easy": Level(iterations=200, seconds=1.0, guided=False, trees=1),
-    "normal": Level(iterations=400, seconds=3.0),
-    "hard": Level(iterations=2400, seconds=8.0),
-    "expert": Level(iterations=12000, seconds=6.0),
+    "normal": Level(iterations=400, seconds=3.0, close_extra=0.5),
+    "hard": Level(iterations=2400, seconds=8.0, close_extra=0.5),
+    "expert": Level(iterations=12000, seconds=6.0, close_extra=0.5),
 }
 """Level name -> :class:`Level` (measured strength in ``docs/ai.md``)."""
 
@@ -68,7 +82,9 @@ def knowledge_of(game):
 
 
 def level_of(name):
-    """The :class:`Level` of a level name, with a clear error for an unknown one."""
+    """The :class:`Level` of a level name (or the :class:`Level` given), with a clear error for an unknown one."""
+    if isinstance(name, Level):
+        return name
     try:
         return LEVELS[name]
     except (KeyError, TypeError):
@@ -111,8 +127,10 @@ def search_statistics(game, *, level=None, think_time=None, iterations=None, see
     if think_time is None and iterations is None:
         level = DEFAULT_LEVEL if level is None else level
     spec = level_of(level) if level is not None else None
+    extra = 0
     if spec is not None:
         cap = spec.iterations if iterations is None else min(iterations, spec.iterations)
+        extra = round(spec.close_extra * cap)
         seconds, guided = spec.seconds, spec.guided if guided is None else guided
         trees = spec.trees if trees is None else trees
     else:
@@ -124,31 +142,54 @@ def search_statistics(game, *, level=None, think_time=None, iterations=None, see
     deadline = 0.0 if seconds is None else time.perf_counter() + seconds
     # tree i's seed: the given seed in the high words, so tree 0 searches exactly as a single tree would
     searches = [Search(game, None if seed is None else seed + (index << 64), knowledge) for index in range(trees)]
-    share = [cap // trees + (1 if index < cap % trees else 0) for index in range(trees)]
     workers = min(trees, workers or os.cpu_count() or 1)
-    if workers == 1:
-        for search, budget in zip(searches, share):
-            if budget:
-                search.run(budget, deadline, cancel)
-    else:
-        jobs = [_pool().submit(search.run, budget, deadline, cancel)
-                for search, budget in zip(searches, share) if budget]
-        for job in jobs:
-            job.result()
-    merged = {}
+
+    def grow(total):
+        """``total`` more iterations shared out over the trees."""
+        share = [total // trees + (1 if index < total % trees else 0) for index in range(trees)]
+        if workers == 1:
+            for search, budget in zip(searches, share):
+                if budget:
+                    search.run(budget, deadline, cancel)
+        else:
+            jobs = [_pool().submit(search.run, budget, deadline, cancel)
+                    for search, budget in zip(searches, share) if budget]
+            for job in jobs:
+                job.result()
+
+    grow(cap)
+    merged = _merged(searches)
+    for _ in range(EXTRA_STEPS if extra >= EXTRA_STEPS * trees else 0):
+        out_of_time = cancel is not None and cancel.is_set() or deadline > 0.0 and time.perf_counter() >= deadline
+        if out_of_time or not _is_close(merged):
+            break
+        grow(extra // EXTRA_STEPS)
+        merged = _merged(searches)
+    return merged
+
+
+def _merged(searches):
+    """``{code: (visits, mean reward)}`` over the root options of all ``searches``."""
+    totals = {}
     for search in searches:
         for code, (visits, mean) in search.statistics().items():
-            total_visits, total_reward = merged.get(code, (0, 0.0))
-            merged[code] = (total_visits + visits, total_reward + visits * mean)
-    return {code: (visits, reward / visits) for code, (visits, reward) in merged.items()}
+            total_visits, total_reward = totals.get(code, (0, 0.0))
+            totals[code] = (total_visits + visits, total_reward + visits * mean)
+    return {code: (visits, reward / visits) for code, (visits, reward) in totals.items()}
+
+
+def _is_close(statistics):
+    """Whether the runner-up root option has at least :data:`CLOSE` of the leader's visits."""
+    visits = sorted((visits for visits, _ in statistics.values()), reverse=True)
+    return len(visits) > 1 and visits[1] >= CLOSE * visits[0]
 
 
 def choose(game, *, level=None, think_time=None, iterations=None, seed=None, cancel=None,
            guided=None, trees=None, workers=None):
     """The option the computer picks for the seat that owns ``game``'s pending decision.
 
-    The budget is ``level`` (a name in :data:`LEVELS`: its iterations, capped
-    by its time) or ``think_time`` (seconds), optionally capped by
+    The budget is ``level`` (a name in :data:`LEVELS` or a :class:`Level`: its
+    iterations, more on a close decision, capped by its time) or ``think_time`` (seconds), optionally capped by
     ``iterations``; with ``iterations`` alone there is no time limit and the
     answer is deterministic given ``seed``. Without any budget the ``normal``
     level applies. ``guided`` (default: the level's, else True) chooses the

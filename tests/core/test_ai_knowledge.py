@@ -1,6 +1,8 @@
 """The hand-written knowledge: evaluation, option scores, guided playouts, the reference players,
 and the search that uses them (priors, cut-off playouts, trees searched in parallel)."""
+import dataclasses
 import json
+import math
 import random
 
 import pytest
@@ -166,7 +168,30 @@ def test_trees_give_the_same_answer_on_one_thread_or_several():
 def test_a_level_is_a_budget_of_iterations():
     game = positions("duel", seed=2)[1]
     statistics = ai.search_statistics(game, level="normal", seed=1)
-    assert sum(visits for visits, _ in statistics.values()) <= ai.LEVELS["normal"].iterations
+    normal = ai.LEVELS["normal"]
+    assert sum(visits for visits, _ in statistics.values()) <= normal.iterations * (1 + normal.close_extra)
+
+
+@pytest.mark.parametrize("game_name", ["duel", "pavilion"])
+def test_a_level_searches_longer_only_where_the_decision_is_close(game_name):
+    """After its iterations a level goes on only while the runner-up has CLOSE of the leader's visits."""
+    level = dataclasses.replace(ai.level_of("normal"), seconds=math.inf)
+    without_extra = dataclasses.replace(level, close_extra=0.0)
+    extra = round(level.close_extra * level.iterations)
+    seen = {True: 0, False: 0}
+    for game in positions(game_name, seed=16, every=3)[:12]:
+        first = ai.search_statistics(game, level=without_extra, seed=5)
+        visits = sorted((v for v, _ in first.values()), reverse=True)
+        close = len(visits) > 1 and visits[1] >= ai.CLOSE * visits[0]
+        seen[close] += 1
+        adaptive = ai.search_statistics(game, level=level, seed=5)
+        spent, base = (sum(v for v, _ in statistics.values()) for statistics in (adaptive, first))
+        if close:
+            assert base < spent <= base + extra
+            assert all(adaptive[code][0] >= visits for code, (visits, _) in first.items())
+        else:
+            assert adaptive == first
+    assert seen[True] and seen[False]
 
 
 def test_the_wilson_interval_of_a_known_case():

@@ -3,7 +3,7 @@ import subprocess
 
 import pytest
 
-from core_ext.ai import frozen, match
+from core_ext.ai import allocation, frozen, match
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -74,3 +74,24 @@ def test_a_frozen_revision_plays_as_that_revision_did(frozen_builds_in_a_scratch
     today = match.run_match("duel", "normal", "heuristic", games=2, seed=4)
     assert earlier.margins == today.margins
     assert (frozen_builds_in_a_scratch_cache / "azul-table" / "frozen-ai").is_dir()
+
+
+def test_the_allocation_check_compares_the_extra_with_a_fixed_budget_of_equal_cost():
+    summary, compared = allocation.compare("duel", "normal", 500, 800, games=1)
+    assert compared == len(list(allocation.positions("duel", 2, 1))) > 10
+    with_extra, fixed = summary["normal, with the extra"], summary["500 fixed, no extra"]
+    # the extra spends more than the level's 400 on close decisions only; the early stop spends less elsewhere
+    assert 0 < with_extra[0] <= 600 and 0 < fixed[0] <= 500
+    for iterations, agreed, regret in (with_extra, fixed):
+        assert 0 <= agreed <= compared and -1.0 <= regret <= 1.0
+
+
+def test_the_allocation_check_prints_both_budgets_and_refuses_a_bad_level(capsys):
+    assert allocation.main(["--game", "duel", "--level", "normal", "--fixed", "450", "--deep", "600",
+                            "--games", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("duel, 2 players: ") and "judged by 600 iterations" in lines[0]
+    assert lines[1].startswith("normal, with the extra: ") and lines[2].startswith("450 fixed, no extra: ")
+    with pytest.raises(SystemExit):
+        allocation.main(["--level", "easy", "--fixed", "450"])
+    assert "invalid choice: 'easy'" in capsys.readouterr().err
