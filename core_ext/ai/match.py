@@ -15,11 +15,17 @@ players as they were at git revision REV (``core_ext.ai.frozen``), such as
 ``frozen:e8aa901:hard``.
 The tested player (``--ai``) takes each seat in turn from game to game; the
 other seats are all ``--opponent``. A game counts as a win when the tested
-player is its only winner; shared victories are reported apart.
+player is its only winner; shared victories are reported apart. Every game
+draws its deal and its choices from a stream of its own (the seed and the
+game's number), so ``--jobs`` processes can play the games side by side and
+the results do not depend on how many there are.
 """
 import argparse
+import concurrent.futures
+import contextlib
 import importlib
 import math
+import multiprocessing
 import random
 import sys
 import time
@@ -124,6 +130,35 @@ def play_game(game, players, rng):
     return game
 
 
+SOURCES = ("rounds", "stars", "numbers", "leftover")
+"""Summer Pavilion: where final points come from (the parts of ``Game.final_breakdown``), as reported."""
+
+_SOURCE_OF_LABEL = {"Rounds": "rounds", "Star": "stars", "All": "numbers", "Leftover": "leftover"}
+
+
+def _sources(game, seat):
+    """Summer Pavilion: ``seat``'s final points per :data:`SOURCES`."""
+    totals = dict.fromkeys(SOURCES, 0)
+    for part in game.final_breakdown()[seat]:
+        source = _SOURCE_OF_LABEL.get(part["label"].split(" ")[0])
+        if source is not None:
+            totals[source] += part["points"]
+    return totals
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """What a match keeps of one finished game."""
+
+    tested_seat: int
+    scores: tuple
+    winners: tuple
+    unspent: tuple = None
+    """Azul Duel: the tested player's (unspent chips, empty special fields)."""
+    sources: tuple = ()
+    """Summer Pavilion: per seat, its points per :data:`SOURCES`."""
+
+
 @dataclass
 class MatchResult:
     """Outcome of a match from the tested player's side."""
@@ -139,52 +174,106 @@ class MatchResult:
     margins: list = field(default_factory=list)
     unspent: list = field(default_factory=list)
     """Azul Duel: the tested player's (unspent chips, empty special fields) at the end of each game."""
+    tested_sources: dict = field(default_factory=dict)
+    opponent_sources: dict = field(default_factory=dict)
+    """Summer Pavilion: points per :data:`SOURCES`, summed over the games (the opponents' over their seats)."""
 
     @property
     def win_rate(self):
         return self.wins / self.games if self.games else 0.0
 
-    def record(self, game, tested_seat):
-        scores = game.scores()
-        winners = game.winners()
+    def record(self, outcome):
+        """Count one :class:`GameOutcome`."""
+        seat, scores, winners = outcome.tested_seat, outcome.scores, outcome.winners
         self.games += 1
-        if winners == (tested_seat,):
+        if winners == (seat,):
             self.wins += 1
-        elif tested_seat in winners:
+        elif seat in winners:
             self.shared += 1
         else:
             self.losses += 1
-        others = [s for seat, s in enumerate(scores) if seat != tested_seat]
-        self.tested_points += scores[tested_seat]
+        others = [s for other, s in enumerate(scores) if other != seat]
+        self.tested_points += scores[seat]
         self.opponent_points += sum(others)
         self.opponent_seats += len(others)
-        self.margins.append(scores[tested_seat] - max(others))
-        counts = getattr(ai.knowledge_of(game), "unspent_at_the_end", None)
-        if counts is not None:
-            self.unspent.append(counts(game)[tested_seat])
+        self.margins.append(scores[seat] - max(others))
+        if outcome.unspent is not None:
+            self.unspent.append(outcome.unspent)
+        for other, sources in enumerate(outcome.sources):
+            totals = self.tested_sources if other == seat else self.opponent_sources
+            for source, points in sources.items():
+                totals[source] = totals.get(source, 0) + points
+
+    def unspent_line(self, tested):
+        """Azul Duel: the tested player's mean unspent chips and empty special fields per game."""
+        if not self.unspent:
+            return None
+        return (f"{tested} per game: {sum(c for c, _ in self.unspent) / len(self.unspent):.2f} chips unspent, "
+                f"{sum(e for _, e in self.unspent) / len(self.unspent):.2f} special fields empty")
+
+    def sources_line(self, tested, opponent):
+        """Summer Pavilion: where the points came from, per game for the tested player and per opponent seat."""
+        if not self.tested_sources:
+            return None
+
+        def means(totals, count):
+            return ", ".join(f"{source} {totals.get(source, 0) / count:.1f}" for source in SOURCES)
+        return (f"points from: {tested} {means(self.tested_sources, self.games)}; "
+                f"{opponent} {means(self.opponent_sources, max(1, self.opponent_seats))}")
 
 
-def run_match(game_name, tested, opponent, *, games, seats=2, seed=0, progress=None, workers=1):
+_MATCH = {}
+"""A match worker's players and game, set once per process by :func:`_start_worker`."""
+
+
+def _start_worker(game_name, seats, tested, opponent, seed, workers):
+    _MATCH.update(game_name=game_name, seats=seats, seed=seed, tested=player_from_spec(tested, workers),
+                  opponent=player_from_spec(opponent, workers))
+
+
+def _play_one(index):
+    """Game ``index`` of the match set up by :func:`_start_worker`: the tested player at seat
+    ``index % seats``, the deal and every choice drawn from a stream of its own (``seed``, ``index``),
+    so a game is the same whichever process plays it."""
+    seats = _MATCH["seats"]
+    tested_seat = index % seats
+    rng = random.Random(f"{_MATCH['seed']}/{index}")
+    players = [_MATCH["tested"] if seat == tested_seat else _MATCH["opponent"] for seat in range(seats)]
+    game = play_game(new_game(_MATCH["game_name"], seats, rng.getrandbits(64)), players, rng)
+    counts = getattr(ai.knowledge_of(game), "unspent_at_the_end", None)
+    sources = tuple(_sources(game, seat) for seat in range(seats)) if _MATCH["game_name"] == "pavilion" else ()
+    return GameOutcome(tested_seat, tuple(game.scores()), tuple(game.winners()),
+                       counts(game)[tested_seat] if counts is not None else None, sources)
+
+
+def run_match(game_name, tested, opponent, *, games, seats=2, seed=0, progress=None, workers=1, jobs=1):
     """Play ``games`` games of the ``tested`` player against ``opponent`` players; a :class:`MatchResult`.
 
-    ``progress``, if given, is called with the result after every game.
+    ``jobs`` processes play games side by side (each game is the same whatever ``jobs`` is);
+    ``workers`` caps the threads of each level's search. ``progress``, if given, is called
+    with the result after every game, in the games' order.
     """
     if games < 1:
         raise ValueError(f"games must be at least 1, not {games}")
-    tested_player = player_from_spec(tested, workers)
-    opponent_player = player_from_spec(opponent, workers)
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, not {jobs}")
     new_game(game_name, seats, 0)  # validates the game and the seat count before any play
-    rng = random.Random(seed)
+    setup = (game_name, seats, tested, opponent, seed, workers)
+    _start_worker(*setup)  # validates both players here, before any process starts
     result = MatchResult()
     started = time.perf_counter()
-    for index in range(games):
-        tested_seat = index % seats
-        players = [tested_player if seat == tested_seat else opponent_player for seat in range(seats)]
-        game = play_game(new_game(game_name, seats, rng.getrandbits(64)), players, rng)
-        result.record(game, tested_seat)
-        result.seconds = time.perf_counter() - started
-        if progress is not None:
-            progress(result)
+    with contextlib.ExitStack() as stack:
+        if jobs == 1:
+            outcomes = map(_play_one, range(games))
+        else:
+            pool = stack.enter_context(concurrent.futures.ProcessPoolExecutor(
+                jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker, initargs=setup))
+            outcomes = pool.map(_play_one, range(games))
+        for outcome in outcomes:
+            result.record(outcome)
+            result.seconds = time.perf_counter() - started
+            if progress is not None:
+                progress(result)
     return result
 
 
@@ -200,8 +289,7 @@ def report(result, tested, opponent):
         f"(95% interval {100 * low:.1f}-{100 * high:.1f}%)",
         f"mean score {mean:.1f} vs {opponent_mean:.1f}; median margin over the best opponent "
         f"{margins[len(margins) // 2]:+d}; {result.seconds / result.games:.1f} s per game",
-    ] + ([f"{tested} per game: {sum(c for c, _ in result.unspent) / result.games:.2f} chips unspent, "
-          f"{sum(e for _, e in result.unspent) / result.games:.2f} special fields empty"] if result.unspent else [])
+    ] + [line for line in (result.unspent_line(tested), result.sources_line(tested, opponent)) if line]
 
 
 def main(argv=None):
@@ -214,6 +302,8 @@ def main(argv=None):
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1, help="threads for a level's search trees (default 1)")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="processes playing games side by side (default 1; the games are the same for any number)")
     parser.add_argument("--quiet", action="store_true", help="no progress line per game")
     args = parser.parse_args(argv)
 
@@ -222,11 +312,13 @@ def main(argv=None):
         print(f"game {result.games}: win rate {100 * result.win_rate:.1f}% "
               f"({result.wins} wins, {result.shared} shared, {result.losses} losses; 95% interval "
               f"{100 * low:.1f}-{100 * high:.1f}%), mean score {result.tested_points / result.games:.1f} vs "
-              f"{result.opponent_points / result.opponent_seats:.1f}", flush=True)
+              f"{result.opponent_points / result.opponent_seats:.1f}"
+              + "".join(f"; {line}" for line in (result.unspent_line(args.ai),) if line), flush=True)
 
     try:
         result = run_match(args.game, args.ai, args.opponent, games=args.games, seats=args.players,
-                           seed=args.seed, progress=None if args.quiet else progress, workers=args.workers)
+                           seed=args.seed, progress=None if args.quiet else progress, workers=args.workers,
+                           jobs=args.jobs)
     except ValueError as error:
         parser.error(str(error))
     print(f"{args.game}, {args.players} players, seed {args.seed}")

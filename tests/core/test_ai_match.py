@@ -23,6 +23,29 @@ def test_a_match_with_fixed_iterations_is_reproducible_and_counts_every_game():
     assert first.opponent_seats == 4
 
 
+def test_games_played_side_by_side_are_the_games_played_one_after_another():
+    """Each game has its own stream, so two processes play exactly the games one process plays."""
+    alone = match.run_match("pavilion", "20", "heuristic", games=4, seats=3, seed=8)
+    side_by_side = match.run_match("pavilion", "20", "heuristic", games=4, seats=3, seed=8, jobs=2)
+    assert alone.margins == side_by_side.margins and alone.wins == side_by_side.wins
+    assert alone.tested_sources == side_by_side.tested_sources
+
+
+def test_summer_pavilion_reports_where_the_points_came_from():
+    result = match.run_match("pavilion", "heuristic", "greedy", games=2, seats=2, seed=1)
+    assert set(result.tested_sources) == set(match.SOURCES)
+    # the sources add up to the final scores (a score floored at 1 aside, which heuristic play never nears)
+    assert sum(result.tested_sources.values()) == result.tested_points
+    assert sum(result.opponent_sources.values()) == result.opponent_points
+    assert result.sources_line("heuristic", "greedy").startswith("points from: heuristic rounds ")
+
+
+def test_azul_duel_progress_says_the_chips_and_special_fields_so_far(capsys):
+    assert match.main(["--game", "duel", "--ai", "greedy", "--opponent", "random", "--games", "1", "--seed", "2"]) == 0
+    first_line = capsys.readouterr().out.splitlines()[0]
+    assert first_line.startswith("game 1: ") and "chips unspent" in first_line and "special fields empty" in first_line
+
+
 def test_baselines_play_each_other():
     result = match.run_match("duel", "greedy", "random", games=6, seed=1)
     assert result.games == 6 and len(result.margins) == 6
@@ -43,6 +66,7 @@ def test_the_script_prints_the_win_rate(capsys):
     (["--opponent", "0"], "positive number of iterations"),
     (["--game", "duel", "--players", "3"], "duel is played by 2 to 2 players, not 3"),
     (["--games", "0"], "games must be at least 1"),
+    (["--jobs", "0"], "jobs must be at least 1"),
 ])
 def test_bad_options_are_refused_with_the_reason(argv, message, capsys):
     with pytest.raises(SystemExit) as exit_info:
