@@ -309,11 +309,12 @@ def main(argv=None):
 
     def progress(result):
         low, high = wilson_interval(result.wins, result.games)
+        unspent = result.unspent_line(args.ai)
         print(f"game {result.games}: win rate {100 * result.win_rate:.1f}% "
               f"({result.wins} wins, {result.shared} shared, {result.losses} losses; 95% interval "
               f"{100 * low:.1f}-{100 * high:.1f}%), mean score {result.tested_points / result.games:.1f} vs "
               f"{result.opponent_points / result.opponent_seats:.1f}"
-              + "".join(f"; {line}" for line in (result.unspent_line(args.ai),) if line), flush=True)
+              + (f"; {unspent}" if unspent else ""), flush=True)
 
     try:
         result = run_match(args.game, args.ai, args.opponent, games=args.games, seats=args.players,
