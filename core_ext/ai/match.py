@@ -2,9 +2,9 @@
 
 ``python -m core_ext.ai.match --game duel --ai hard --opponent greedy --games 200 --seed 1``
 
-A player is ``random``, ``greedy``, ``heuristic`` or ``lookahead`` (the
-reference players of ``core_ext.ai.baselines``), a level name (``easy``,
-``normal``, ``hard``), a whole number (that many iterations per decision of
+A player is ``random``, ``greedy``, ``heuristic``, ``lookahead`` or ``planner``
+(the reference players of ``core_ext.ai.baselines``; ``planner`` plays Summer
+Pavilion only), a level name (``easy``, ``normal``, ``hard``, ``expert``), a whole number (that many iterations per decision of
 the guided search, one tree, no time limit: reproducible from ``--seed``), a
 number of seconds such as ``2s`` (the guided search thinking that long), or
 either of the last two after ``plain:`` for the search without knowledge.
