@@ -41,6 +41,9 @@ GAMES = {"duel": (2, 2), "pavilion": (2, 4)}
 BASELINES = {"random": random_move, "greedy": greedy_move, "heuristic": heuristic_move, "lookahead": lookahead_move,
              "planner": planner_move}
 
+PAVILION_ONLY = {"planner"}
+"""Reference players that play Summer Pavilion only (they plan a Summer Pavilion board)."""
+
 
 def player_from_spec(spec, workers=1):
     """A ``(game, rng) -> Move`` function for a player description (see the module docstring).
@@ -258,6 +261,9 @@ def run_match(game_name, tested, opponent, *, games, seats=2, seed=0, progress=N
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs}")
     new_game(game_name, seats, 0)  # validates the game and the seat count before any play
+    for spec in (tested, opponent):
+        if spec in PAVILION_ONLY and game_name != "pavilion":
+            raise ValueError(f"{spec} plays Summer Pavilion only, not {game_name}")
     setup = (game_name, seats, tested, opponent, seed, workers)
     _start_worker(*setup)  # validates both players here, before any process starts
     result = MatchResult()

@@ -82,6 +82,12 @@ def test_every_kind_of_player_plays_a_legal_game(spec):
     assert result.games == 1 and len(result.margins) == 1
 
 
+def test_the_planner_is_refused_at_azul_duel_with_its_reason(capsys):
+    with pytest.raises(SystemExit):
+        match.main(["--game", "duel", "--ai", "greedy", "--opponent", "planner", "--games", "1"])
+    assert "planner plays Summer Pavilion only, not duel" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("spec", ["12:deep", "plain:12:full", "plain:", "0", "2x", "plain:0s"])
 def test_malformed_players_are_refused(spec):
     with pytest.raises(ValueError, match="a player is one of"):
