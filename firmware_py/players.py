@@ -86,7 +86,7 @@ def check_levels(clock=time.perf_counter, levels=TIMED_LEVELS) -> Finding:
                 yield decision, game.copy()
             game.push(heuristic_move(game, rng))
 
-    sampled = {spec.title: list(positions(spec)) for spec in GAMES.values()}
+    sampled = [(spec, list(positions(spec))) for spec in GAMES.values()]
     lines, slow = [], []
     for name in levels:
         level = ai.level_of(name)
@@ -96,10 +96,11 @@ def check_levels(clock=time.perf_counter, levels=TIMED_LEVELS) -> Finding:
             ai.choose(game, level=dataclasses.replace(level, seconds=math.inf), seed=seed)
             return clock() - started
 
-        slowest = {title: max(seconds(game, decision) for decision, game in games) for title, games in sampled.items()}
-        timings = " and ".join(f"{taken:.1f} s in {title}" for title, taken in slowest.items())
-        over = max(slowest.values()) > level.seconds
-        lines.append(f"the {name} level's {level.iterations:,} iterations took at most {timings}, "
+        slowest = [(spec, max(seconds(game, decision) for decision, game in games)) for spec, games in sampled]
+        timings = " and ".join(f"{taken:.1f} s in {spec.title} ({level.iterations_at(spec.max_players):,} iterations "
+                               f"at {spec.max_players} seats)" for spec, taken in slowest)
+        over = max(taken for _, taken in slowest) > level.seconds
+        lines.append(f"the {name} level took at most {timings}, "
                      f"{'over' if over else 'within'} its {level.seconds:g} s cap")
         if over:
             slow.append(name)

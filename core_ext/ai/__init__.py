@@ -42,6 +42,11 @@ class Level:
     :data:`EXTRA_STEPS` steps, while the decision stays that close. A
     near-forced decision ends sooner: a tree stops once its leader cannot be
     overtaken within its budget.
+
+    ``seat_iterations`` holds ``(seats, iterations)`` pairs for tables whose
+    budget differs from ``iterations``: a Summer Pavilion playout costs about
+    twice as much with three or four seats as with two, so a level bound to a
+    Raspberry Pi 4's seconds searches less there.
     """
 
     iterations: int
@@ -49,6 +54,11 @@ class Level:
     guided: bool = True
     trees: int = 4
     close_extra: float = 0.0
+    seat_iterations: tuple = ()
+
+    def iterations_at(self, seats):
+        """The iterations of one decision at a table of ``seats`` seats."""
+        return dict(self.seat_iterations).get(seats, self.iterations)
 
 
 CLOSE = 0.5
@@ -61,7 +71,7 @@ LEVELS = {
     "easy": Level(iterations=200, seconds=1.0, guided=False, trees=1),
     "normal": Level(iterations=400, seconds=3.0, close_extra=0.5),
     "hard": Level(iterations=2400, seconds=8.0, close_extra=0.5),
-    "expert": Level(iterations=12000, seconds=6.0, close_extra=0.5),
+    "expert": Level(iterations=12000, seconds=6.0, close_extra=0.5, seat_iterations=((3, 9000), (4, 7000))),
 }
 """Level name -> :class:`Level` (measured strength in ``docs/ai.md``)."""
 
@@ -129,7 +139,8 @@ def search_statistics(game, *, level=None, think_time=None, iterations=None, see
     spec = level_of(level) if level is not None else None
     extra = 0
     if spec is not None:
-        cap = spec.iterations if iterations is None else min(iterations, spec.iterations)
+        budget = spec.iterations_at(game.players)
+        cap = budget if iterations is None else min(iterations, budget)
         extra = round(spec.close_extra * cap)
         seconds, guided = spec.seconds, spec.guided if guided is None else guided
         trees = spec.trees if trees is None else trees

@@ -172,6 +172,15 @@ def test_a_level_is_a_budget_of_iterations():
     assert sum(visits for visits, _ in statistics.values()) <= normal.iterations * (1 + normal.close_extra)
 
 
+def test_a_level_searches_its_seat_count_budget_at_a_table_of_that_many_seats():
+    level = ai.Level(iterations=90, seconds=math.inf, trees=1, seat_iterations=((4, 30),))
+    assert ai.level_of("expert").iterations_at(2) == ai.level_of("expert").iterations
+    for players, budget in ((2, 90), (3, 90), (4, 30)):
+        game = pavilion.Game(players=players, seed=3)
+        assert ai.search_statistics(game, level=level, seed=4) == ai.search_statistics(game, iterations=budget,
+                                                                                      seed=4)
+
+
 @pytest.mark.parametrize("game_name", ["duel", "pavilion"])
 def test_a_level_searches_longer_only_where_the_decision_is_close(game_name):
     """After its iterations a level goes on only while the runner-up has CLOSE of the leader's visits."""

@@ -108,12 +108,13 @@ def test_the_doctor_times_the_hard_level_against_its_cap():
     hard = ai.level_of("hard")
     within = check_levels(clock=steady_clock(hard.seconds / 2), levels=("hard",))
     assert within.ok and within.subject == "computer players"
-    assert (f"the hard level's 2,400 iterations took at most {hard.seconds / 2:.1f} s in Azul Duel and "
-            f"{hard.seconds / 2:.1f} s in Azul: Summer Pavilion, within its {hard.seconds:g} s cap") in within.text
+    assert (f"the hard level took at most {hard.seconds / 2:.1f} s in Azul Duel (2,400 iterations at 2 seats) and "
+            f"{hard.seconds / 2:.1f} s in Azul: Summer Pavilion (2,400 iterations at 4 seats), "
+            f"within its {hard.seconds:g} s cap") in within.text
     over = check_levels(clock=steady_clock(hard.seconds * 1.5), levels=("hard",))
     assert not over.ok and f"over its {hard.seconds:g} s cap" in over.text
     assert "the hard level plays weaker here than docs/ai.md measures" in over.text
-    assert str(over).startswith("FIX computer players: the hard level's")
+    assert str(over).startswith("FIX computer players: the hard level took")
 
 
 def test_the_doctor_names_each_level_that_its_cap_would_cut_and_offers_the_next_one_down(monkeypatch):
@@ -122,7 +123,8 @@ def test_the_doctor_names_each_level_that_its_cap_would_cut_and_offers_the_next_
     assert ai.level_of("expert").seconds < 7 < ai.level_of("hard").seconds
     finding = check_levels(clock=steady_clock(7.0))
     assert not finding.ok
-    assert "the hard level's 2,400 iterations took at most 7.0 s in Azul Duel" in finding.text
-    assert "the expert level's 12,000 iterations took at most 7.0 s in Azul Duel" in finding.text
+    assert "the hard level took at most 7.0 s in Azul Duel (2,400 iterations at 2 seats)" in finding.text
+    assert ("the expert level took at most 7.0 s in Azul Duel (12,000 iterations at 2 seats) and 7.0 s in "
+            "Azul: Summer Pavilion (7,000 iterations at 4 seats)") in finding.text
     assert "the expert level plays weaker here" in finding.text and "offer the hard level" in finding.text
     assert check_levels(clock=steady_clock(1.0)).ok
