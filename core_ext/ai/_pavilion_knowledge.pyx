@@ -6,7 +6,8 @@ plus a share of the star and number bonuses it is working towards; a passed
 seat's hand counts at what keeping and discarding it will give. Option scores
 (:func:`option_scores`) are each option's change of that estimate for the
 deciding seat, worked out on a copy, with the payment that follows a
-placement chosen at its best. The guided playout runs without the GIL.
+placement chosen at its best; while drafting, the change of the value the
+placement planner gives the hand. The guided playout runs without the GIL.
 """
 from libc.stdint cimport uint64_t
 
@@ -185,17 +186,23 @@ cdef int best_option(State* s, int* options, int n, uint64_t* rng) noexcept nogi
     return best_index(scores, n, rng)
 
 
-cdef int planned_option(State* s, int* options, int n, uint64_t* rng) noexcept nogil:
-    """The index of the option after which the deciding seat's planned value
-    (:func:`planned_value`) is highest, ties broken at random."""
-    cdef double scores[MAX_OPTIONS]
+cdef void planned_gains(State* s, int* options, int n, double* scores) noexcept nogil:
+    """Each option's change of the deciding seat's planned value (:func:`planned_value`)."""
     cdef int i, me = s.current
+    cdef double before = planned_value(s, me)
     cdef State after
     for i in range(n):
         after = s[0]
         apply_move(&after, options[i])
         settle(&after)
-        scores[i] = best_after(&after, me, True)
+        scores[i] = best_after(&after, me, True) - before
+
+
+cdef int planned_option(State* s, int* options, int n, uint64_t* rng) noexcept nogil:
+    """The index of the option after which the deciding seat's planned value is highest,
+    ties broken at random."""
+    cdef double scores[MAX_OPTIONS]
+    planned_gains(s, options, n, scores)
     return best_index(scores, n, rng)
 
 
@@ -485,7 +492,9 @@ def value(Game game):
 
 
 def option_scores(Game game, codes):
-    """The heuristic score of each option in ``codes`` (legal now) for the deciding seat (without the GIL)."""
+    """The score of each option in ``codes`` (legal now) for the deciding seat (without the GIL): a
+    draft by its change of the seat's planned value (the search's priors then draft as its playouts
+    do), any other option by its change of the estimate."""
     cdef int options[MAX_OPTIONS]
     cdef double scores[MAX_OPTIONS]
     cdef int n = len(codes), i
@@ -494,8 +503,11 @@ def option_scores(Game game, codes):
     for i in range(n):
         options[i] = codes[i]
     with nogil:
-        for i in range(n):
-            scores[i] = option_score(&game.s, options[i])
+        if game.s.pending == P_DRAFT:
+            planned_gains(&game.s, options, n, scores)
+        else:
+            for i in range(n):
+                scores[i] = option_score(&game.s, options[i])
     return [scores[i] for i in range(n)]
 
 

@@ -41,14 +41,19 @@ def test_a_playout_cut_at_a_round_end_stops_at_the_next_round(game_name, seats):
 
 
 @pytest.mark.parametrize("game_name", ["duel", "pavilion"])
-def test_the_heuristic_scores_every_option_and_picks_one_of_the_best(game_name):
+def test_the_option_scores_score_every_option_and_the_best_is_the_players_pick(game_name):
+    """The heuristic's pick scores best; a Summer Pavilion draft is scored as the planner drafts."""
+    drafts = 0
     for game in positions(game_name, seed=5, every=3):
         knowledge = ai.knowledge_of(game)
         codes = game.legal_codes()
         scores = knowledge.option_scores(game, codes)
         assert len(scores) == len(codes)
-        pick = knowledge.heuristic_code(game, 3)
+        drafting = game_name == "pavilion" and game.pending == "draft"
+        drafts += drafting
+        pick = knowledge.planner_code(game, 3) if drafting else knowledge.heuristic_code(game, 3)
         assert scores[codes.index(pick)] == max(scores)
+    assert drafts or game_name == "duel"
 
 
 def test_a_take_is_judged_by_the_line_its_tiles_can_fill():
@@ -162,7 +167,7 @@ def test_trees_give_the_same_answer_on_one_thread_or_several():
         one = ai.search_statistics(game, iterations=120, trees=3, seed=7, workers=1)
         many = ai.search_statistics(game, iterations=120, trees=3, seed=7, workers=3)
         assert one == many
-        assert sum(visits for visits, _ in one.values()) == 120
+        assert 0 < sum(visits for visits, _ in one.values()) <= 120  # a tree stops once its leader is safe
 
 
 def test_a_level_is_a_budget_of_iterations():
