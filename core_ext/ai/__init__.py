@@ -71,7 +71,7 @@ LEVELS = {
     "easy": Level(iterations=200, seconds=1.0, guided=False, trees=1),
     "normal": Level(iterations=400, seconds=3.0, close_extra=0.5),
     "hard": Level(iterations=2400, seconds=8.0, close_extra=0.5),
-    "expert": Level(iterations=12000, seconds=6.0, close_extra=0.5, seat_iterations=((3, 9000), (4, 7000))),
+    "expert": Level(iterations=12000, seconds=6.0, close_extra=0.5, seat_iterations=((3, 9000), (4, 6000))),
 }
 """Level name -> :class:`Level` (measured strength in ``docs/ai.md``)."""
 
