@@ -186,23 +186,22 @@ cdef int best_option(State* s, int* options, int n, uint64_t* rng) noexcept nogi
     return best_index(scores, n, rng)
 
 
-cdef void planned_gains(State* s, int* options, int n, double* scores) noexcept nogil:
-    """Each option's change of the deciding seat's planned value (:func:`planned_value`)."""
+cdef void planned_after(State* s, int* options, int n, double* scores) noexcept nogil:
+    """The deciding seat's planned value (:func:`planned_value`) after each option."""
     cdef int i, me = s.current
-    cdef double before = planned_value(s, me)
     cdef State after
     for i in range(n):
         after = s[0]
         apply_move(&after, options[i])
         settle(&after)
-        scores[i] = best_after(&after, me, True) - before
+        scores[i] = best_after(&after, me, True)
 
 
 cdef int planned_option(State* s, int* options, int n, uint64_t* rng) noexcept nogil:
     """The index of the option after which the deciding seat's planned value is highest,
     ties broken at random."""
     cdef double scores[MAX_OPTIONS]
-    planned_gains(s, options, n, scores)
+    planned_after(s, options, n, scores)
     return best_index(scores, n, rng)
 
 
@@ -502,9 +501,13 @@ def option_scores(Game game, codes):
         raise ValueError(f"at most {MAX_OPTIONS} options, not {n}")
     for i in range(n):
         options[i] = codes[i]
+    cdef double before
     with nogil:
         if game.s.pending == P_DRAFT:
-            planned_gains(&game.s, options, n, scores)
+            planned_after(&game.s, options, n, scores)
+            before = planned_value(&game.s, game.s.current)
+            for i in range(n):
+                scores[i] -= before
         else:
             for i in range(n):
                 scores[i] = option_score(&game.s, options[i])
