@@ -4,8 +4,9 @@
 
 A player is ``random``, ``greedy``, ``heuristic``, ``lookahead`` or ``planner``
 (the reference players of ``core_ext.ai.baselines``; ``planner`` plays Summer
-Pavilion only), a level name (``easy``, ``normal``, ``hard``, ``expert``), a whole number (that many iterations per decision of
-the guided search, one tree, no time limit: reproducible from ``--seed``), a
+Pavilion only), a level name (``easy``, ``normal``, ``hard``, ``expert``), a
+whole number (that many iterations per decision of the guided search, one
+tree, no time limit: reproducible from ``--seed``), a
 number of seconds such as ``2s`` (the guided search thinking that long), or
 either of the last two after ``plain:`` for the search without knowledge.
 ``N:full`` (guided playouts to the end of the game instead of the round) and
