@@ -19,7 +19,9 @@ other seats are all ``--opponent``. A game counts as a win when the tested
 player is its only winner; shared victories are reported apart. Every game
 draws its deal and its choices from a stream of its own (the seed and the
 game's number), so ``--jobs`` processes can play the games side by side and
-the results do not depend on how many there are.
+the results do not depend on how many there are, and a long match can be split
+into runs: ``--games 100`` and then ``--first 101 --games 100`` play the same
+200 games as ``--games 200`` (each run counts its own games).
 """
 import argparse
 import concurrent.futures
@@ -250,8 +252,9 @@ def _play_one(index):
                        counts(game)[tested_seat] if counts is not None else None, sources)
 
 
-def run_match(game_name, tested, opponent, *, games, seats=2, seed=0, progress=None, workers=1, jobs=1):
-    """Play ``games`` games of the ``tested`` player against ``opponent`` players; a :class:`MatchResult`.
+def run_match(game_name, tested, opponent, *, games, seats=2, seed=0, progress=None, workers=1, jobs=1, first=1):
+    """Play ``games`` games of the ``tested`` player against ``opponent`` players, numbered from
+    ``first``; a :class:`MatchResult`.
 
     ``jobs`` processes play games side by side (each game is the same whatever ``jobs`` is);
     ``workers`` caps the threads of each level's search. ``progress``, if given, is called
@@ -261,6 +264,8 @@ def run_match(game_name, tested, opponent, *, games, seats=2, seed=0, progress=N
         raise ValueError(f"games must be at least 1, not {games}")
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs}")
+    if first < 1:
+        raise ValueError(f"the first game is number 1 or later, not {first}")
     new_game(game_name, seats, 0)  # validates the game and the seat count before any play
     for spec in (tested, opponent):
         if spec in PAVILION_ONLY and game_name != "pavilion":
@@ -269,13 +274,14 @@ def run_match(game_name, tested, opponent, *, games, seats=2, seed=0, progress=N
     _start_worker(*setup)  # validates both players here, before any process starts
     result = MatchResult()
     started = time.perf_counter()
+    indices = range(first - 1, first - 1 + games)
     with contextlib.ExitStack() as stack:
         if jobs == 1:
-            outcomes = map(_play_one, range(games))
+            outcomes = map(_play_one, indices)
         else:
             pool = stack.enter_context(concurrent.futures.ProcessPoolExecutor(
                 jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker, initargs=setup))
-            outcomes = pool.map(_play_one, range(games))
+            outcomes = pool.map(_play_one, indices)
         for outcome in outcomes:
             result.record(outcome)
             result.seconds = time.perf_counter() - started
@@ -307,6 +313,8 @@ def main(argv=None):
     parser.add_argument("--ai", default="normal", help="the tested player (see above)")
     parser.add_argument("--opponent", default="random", help="every other seat (see above)")
     parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--first", type=int, default=1,
+                        help="number of the first game (default 1), to go on with a match in another run")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1, help="threads for a level's search trees (default 1)")
     parser.add_argument("--jobs", type=int, default=1,
@@ -317,7 +325,7 @@ def main(argv=None):
     def progress(result):
         low, high = wilson_interval(result.wins, result.games)
         unspent = result.unspent_line(args.ai)
-        print(f"game {result.games}: win rate {100 * result.win_rate:.1f}% "
+        print(f"game {args.first - 1 + result.games}: win rate {100 * result.win_rate:.1f}% "
               f"({result.wins} wins, {result.shared} shared, {result.losses} losses; 95% interval "
               f"{100 * low:.1f}-{100 * high:.1f}%), mean score {result.tested_points / result.games:.1f} vs "
               f"{result.opponent_points / result.opponent_seats:.1f}"
@@ -326,10 +334,10 @@ def main(argv=None):
     try:
         result = run_match(args.game, args.ai, args.opponent, games=args.games, seats=args.players,
                            seed=args.seed, progress=None if args.quiet else progress, workers=args.workers,
-                           jobs=args.jobs)
+                           jobs=args.jobs, first=args.first)
     except ValueError as error:
         parser.error(str(error))
-    print(f"{args.game}, {args.players} players, seed {args.seed}")
+    print(f"{args.game}, {args.players} players, seed {args.seed}, games {args.first} to {args.first - 1 + args.games}")
     for line in report(result, args.ai, args.opponent):
         print(line)
     return 0

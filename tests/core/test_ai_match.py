@@ -31,6 +31,17 @@ def test_games_played_side_by_side_are_the_games_played_one_after_another():
     assert alone.tested_sources == side_by_side.tested_sources
 
 
+def test_a_match_split_into_runs_plays_the_same_games(capsys):
+    whole = match.run_match("duel", "20", "greedy", games=3, seed=6)
+    rest = match.run_match("duel", "20", "greedy", games=2, seed=6, first=2)
+    assert rest.margins == whole.margins[1:] and rest.unspent == whole.unspent[1:]
+    assert match.main(["--game", "duel", "--ai", "20", "--opponent", "greedy", "--games", "2", "--seed", "6",
+                       "--first", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("game 2: ") and out[1].startswith("game 3: ")
+    assert "seed 6, games 2 to 3" in out[2]
+
+
 def test_summer_pavilion_reports_where_the_points_came_from():
     result = match.run_match("pavilion", "heuristic", "greedy", games=2, seats=2, seed=1)
     assert set(result.tested_sources) == set(match.SOURCES)
@@ -67,6 +78,7 @@ def test_the_script_prints_the_win_rate(capsys):
     (["--game", "duel", "--players", "3"], "duel is played by 2 to 2 players, not 3"),
     (["--games", "0"], "games must be at least 1"),
     (["--jobs", "0"], "jobs must be at least 1"),
+    (["--first", "0"], "the first game is number 1 or later, not 0"),
 ])
 def test_bad_options_are_refused_with_the_reason(argv, message, capsys):
     with pytest.raises(SystemExit) as exit_info:
