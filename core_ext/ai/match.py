@@ -160,7 +160,8 @@ class GameOutcome:
     scores: tuple
     winners: tuple
     unspent: tuple = None
-    """Azul Duel: the tested player's (unspent chips, empty special fields)."""
+    """Azul Duel: the tested player's (unspent chips, empty special fields, whether the special-fields
+    objective counts them: -3 points each)."""
     sources: tuple = ()
     """Summer Pavilion: per seat, its points per :data:`SOURCES`."""
 
@@ -179,7 +180,7 @@ class MatchResult:
     seconds: float = 0.0
     margins: list = field(default_factory=list)
     unspent: list = field(default_factory=list)
-    """Azul Duel: the tested player's (unspent chips, empty special fields) at the end of each game."""
+    """Azul Duel: the tested player's :attr:`GameOutcome.unspent` of each game."""
     tested_sources: dict = field(default_factory=dict)
     opponent_sources: dict = field(default_factory=dict)
     """Summer Pavilion: points per :data:`SOURCES`, summed over the games (the opponents' over their seats)."""
@@ -211,11 +212,14 @@ class MatchResult:
                 totals[source] = totals.get(source, 0) + points
 
     def unspent_line(self, tested):
-        """Azul Duel: the tested player's mean unspent chips and empty special fields per game."""
+        """Azul Duel: the tested player's mean unspent chips and empty special fields per game, the
+        fields also over the games whose objectives cost 3 points for each."""
         if not self.unspent:
             return None
-        return (f"{tested} per game: {sum(c for c, _ in self.unspent) / len(self.unspent):.2f} chips unspent, "
-                f"{sum(e for _, e in self.unspent) / len(self.unspent):.2f} special fields empty")
+        counted = [empty for _, empty, objective in self.unspent if objective]
+        return (f"{tested} per game: {sum(c for c, _, _ in self.unspent) / len(self.unspent):.2f} chips unspent, "
+                f"{sum(e for _, e, _ in self.unspent) / len(self.unspent):.2f} special fields empty "
+                f"({sum(counted) / max(1, len(counted)):.2f} in the {len(counted)} games with that objective)")
 
     def sources_line(self, tested, opponent):
         """Summer Pavilion: where the points came from, per game for the tested player and per opponent seat."""
@@ -248,8 +252,8 @@ def _play_one(index):
     game = play_game(new_game(_MATCH["game_name"], seats, rng.getrandbits(64)), players, rng)
     counts = getattr(ai.knowledge_of(game), "unspent_at_the_end", None)
     sources = tuple(_sources(game, seat) for seat in range(seats)) if _MATCH["game_name"] == "pavilion" else ()
-    return GameOutcome(tested_seat, tuple(game.scores()), tuple(game.winners()),
-                       counts(game)[tested_seat] if counts is not None else None, sources)
+    unspent = counts(game)[tested_seat] + ("special" in game.objectives,) if counts is not None else None
+    return GameOutcome(tested_seat, tuple(game.scores()), tuple(game.winners()), unspent, sources)
 
 
 def run_match(game_name, tested, opponent, *, games, seats=2, seed=0, progress=None, workers=1, jobs=1, first=1):

@@ -1,4 +1,5 @@
 """The match script: reproducible matches, the summary it prints, and clear errors for bad options."""
+import random
 import subprocess
 
 import pytest
@@ -55,6 +56,17 @@ def test_azul_duel_progress_says_the_chips_and_special_fields_so_far(capsys):
     assert match.main(["--game", "duel", "--ai", "greedy", "--opponent", "random", "--games", "1", "--seed", "2"]) == 0
     first_line = capsys.readouterr().out.splitlines()[0]
     assert first_line.startswith("game 1: ") and "chips unspent" in first_line and "special fields empty" in first_line
+
+
+def test_azul_duel_counts_empty_special_fields_apart_where_the_objective_costs_points():
+    result = match.run_match("duel", "greedy", "random", games=12, seed=1)
+    deals = [match.new_game("duel", 2, random.Random(f"1/{index}").getrandbits(64)) for index in range(12)]
+    flags = [objective for _, _, objective in result.unspent]
+    assert flags == ["special" in deal.objectives for deal in deals]
+    assert 0 < sum(flags) < 12
+    counted = [empty for _, empty, objective in result.unspent if objective]
+    assert f"({sum(counted) / len(counted):.2f} in the {len(counted)} games with that objective)" in \
+        result.unspent_line("greedy")
 
 
 def test_baselines_play_each_other():
