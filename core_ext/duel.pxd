@@ -92,6 +92,11 @@ cdef struct State:
     EventLog* log               # where the running push records what it does, else NULL
 
 
+cdef inline int cell_of(int slot, int quarter) noexcept nogil:
+    """The grid cell of a slot's space (quarter: 0 TL, 1 TR, 2 BL, 3 BR)."""
+    return ((slot // 3) * 2 + quarter // 2) * 6 + (slot % 3) * 2 + quarter % 2
+
+
 cdef int gen_moves(State* s, int* out) noexcept nogil
 cdef void apply_move(State* s, int code) noexcept nogil
 cdef bint is_legal(State* s, int code) noexcept nogil

@@ -232,11 +232,6 @@ cdef inline bint slot_row_full(Player* pl, int line) noexcept nogil:
     return pl.slot_plate[base] >= 0 and pl.slot_plate[base + 1] >= 0 and pl.slot_plate[base + 2] >= 0
 
 
-cdef inline int cell_of(int slot, int quarter) noexcept nogil:
-    """The grid cell of a slot's space (quarter: 0 TL, 1 TR, 2 BL, 3 BR)."""
-    return ((slot // 3) * 2 + quarter // 2) * 6 + (slot % 3) * 2 + quarter % 2
-
-
 cdef void set_plate(Player* pl, int slot, int plate, int rotation) noexcept nogil:
     """Lay ``plate`` on ``slot`` turned ``rotation`` quarter turns clockwise."""
     cdef int q

@@ -15,7 +15,7 @@ from core_ext._shared cimport best_index, rng_below, rng_next
 from core_ext.duel cimport (
     C_CHIP, C_DISPLAY, C_KEEP, C_LINE, C_NOPAY, C_ORDER, C_PAY, C_PLACE, C_STACK, C_STOP, C_TILE, C_UNDER,
     FINAL_ROUND, MAX_OPTIONS, NCHIP, P_ACTION, P_DRAW, P_KEEP, P_LINE, P_ORDER, P_OVER, P_PAY, P_PLACE,
-    P_RETURN, P_SETUP, P_TILE, SPECIAL, WILD, Game, Player, State, apply_move, fitting_cells, gen_moves,
+    P_RETURN, P_SETUP, P_TILE, SPECIAL, WILD, Game, Player, State, apply_move, cell_of, fitting_cells, gen_moves,
     objective_points, run_score,
 )
 
@@ -51,14 +51,48 @@ cdef inline bint row_has_free_slot(Player* pl, int line) noexcept nogil:
     return False
 
 
-cdef double best_tile_points(Player* pl, int line, int colour) noexcept nogil:
-    """Points of the best fitting space of grid row ``line`` for ``colour`` (0 if none)."""
+cdef int SPECIAL_OBJECTIVE = 7
+"""The objective that costs 3 points per special field left empty (D2)."""
+
+cdef double SPECIAL_FIELD_RISK = 1.5
+"""Points a special field on a newly laid plate is expected to cost where the objective counts
+empty ones: -3 unless all three regular spaces of its plate get tiles, about half the time."""
+
+
+cdef inline bint scores_special_fields(State* s) noexcept nogil:
+    cdef int i
+    for i in range(s.nobjectives):
+        if s.objectives[i] == SPECIAL_OBJECTIVE:
+            return True
+    return False
+
+
+cdef int special_unlocked(State* s, Player* pl, int cell) noexcept nogil:
+    """Points a regular tile laid on ``cell`` earns by completing its plate's regular spaces: the
+    special tile (its grid row, D7) and, where the objective counts empty special fields, the 3
+    points the field no longer costs. 0 if the plate has no empty special field or stays open."""
+    cdef int slot = (cell // 12) * 3 + (cell % 6) // 2, q, k, special = -1
+    for q in range(4):
+        k = cell_of(slot, q)
+        if pl.space[k] == SPECIAL:
+            special = k
+        elif k != cell and pl.tile[k] < 0:
+            return 0
+    if special < 0 or pl.tile[special] >= 0:
+        return 0
+    return special // 6 + 1 + (3 if scores_special_fields(s) else 0)
+
+
+cdef double best_tile_points(State* s, Player* pl, int line, int colour) noexcept nogil:
+    """Points of the best fitting space of grid row ``line`` for ``colour`` (0 if none), with
+    what it unlocks (:func:`special_unlocked`)."""
     cdef int cells[6]
     cdef int n = fitting_cells(pl, line, colour, cells), i, points, best = 0
     for i in range(n):
         pl.tile[cells[i]] = colour
         points = run_score(pl, cells[i])
         pl.tile[cells[i]] = -1
+        points += special_unlocked(s, pl, cells[i])
         if points > best:
             best = points
     return best
@@ -80,7 +114,7 @@ cdef double line_value(State* s, Player* pl, int line) noexcept nogil:
     cdef double points, fill
     if count == 0 or final_tiling_passed(s, pl, line):
         return 0.0
-    points = best_tile_points(pl, line, colour)
+    points = best_tile_points(s, pl, line, colour)
     if points == 0.0:
         if row_has_free_slot(pl, line) and s.round < FINAL_ROUND:
             return SPECULATIVE_LINE * count
@@ -154,7 +188,7 @@ cdef double plate_spaces_value(State* s, Player* pl, int slot) noexcept nogil:
         space = pl.space[cell]
         colour = pl.line_colour[row]
         if space == SPECIAL:
-            v += 0.15 * (row + 1)
+            v += 0.15 * (row + 1) - (SPECIAL_FIELD_RISK if scores_special_fields(s) else 0.0)
         elif pl.line_count[row] > 0 and (space == colour or space == WILD):
             v += 1.0 + 2.0 * pl.line_count[row] / (row + 1)
         else:
