@@ -55,8 +55,9 @@ cdef int SPECIAL_OBJECTIVE = 7
 """The objective that costs 3 points per special field left empty (D2)."""
 
 cdef double SPECIAL_FIELD_RISK = 1.5
-"""Points a special field on a newly laid plate is expected to cost where the objective counts
-empty ones: -3 unless all three regular spaces of its plate get tiles, about half the time."""
+"""Points a special field on a newly laid plate counts against it where the objective counts empty
+ones (-3 each unless all three regular spaces of its plate get tiles): set by hand at half of them,
+as the evaluation already charges the 3 points once the plate is laid."""
 
 
 cdef inline bint scores_special_fields(State* s) noexcept nogil:
