@@ -97,6 +97,21 @@ cdef inline int cell_of(int slot, int quarter) noexcept nogil:
     return ((slot // 3) * 2 + quarter // 2) * 6 + (slot % 3) * 2 + quarter % 2
 
 
+cdef inline int special_field_unlocked(Player* pl, int cell) noexcept nogil:
+    """The empty special field that a regular tile on ``cell`` unlocks (D7) by tiling the last
+    other regular space of its plate, or -1 (no such field, or the plate stays open)."""
+    cdef int slot = (cell // 12) * 3 + (cell % 6) // 2, q, k, special = -1
+    for q in range(4):
+        k = cell_of(slot, q)
+        if pl.space[k] == SPECIAL:
+            special = k
+        elif k != cell and pl.tile[k] < 0:
+            return -1
+    if special < 0 or pl.tile[special] >= 0:
+        return -1
+    return special
+
+
 cdef int gen_moves(State* s, int* out) noexcept nogil
 cdef void apply_move(State* s, int code) noexcept nogil
 cdef bint is_legal(State* s, int code) noexcept nogil

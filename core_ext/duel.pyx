@@ -267,21 +267,13 @@ cdef void lay_tile(State* s, int p, int cell, int colour, int to_tower) noexcept
     """Lay a regular tile, score it, then unlock its plate's special field if due (D7);
     ``to_tower``: the line's other tiles, gone to the tower (for the event only)."""
     cdef Player* pl = &s.pl[p]
-    cdef int slot = (cell // 12) * 3 + (cell % 6) // 2
-    cdef int q, k, special_cell = -1, points
+    cdef int special_cell, points
     pl.tile[cell] = colour
     points = run_score(pl, cell)
     add_score(pl, points)
     record(s.log, E_TILE_LAID, p, cell, colour, to_tower, points)
-    if not PLATE_SPECIAL[pl.slot_plate[slot]]:
-        return
-    for q in range(4):
-        k = cell_of(slot, q)
-        if pl.space[k] == SPECIAL:
-            special_cell = k
-        elif pl.tile[k] < 0:
-            return
-    if pl.tile[special_cell] < 0 and s.special_supply > 0:
+    special_cell = special_field_unlocked(pl, cell)
+    if special_cell >= 0 and s.special_supply > 0:
         pl.tile[special_cell] = SPECIAL_TILE
         s.special_supply -= 1
         add_score(pl, special_cell // 6 + 1)

@@ -15,8 +15,8 @@ from core_ext._shared cimport best_index, rng_below, rng_next
 from core_ext.duel cimport (
     C_CHIP, C_DISPLAY, C_KEEP, C_LINE, C_NOPAY, C_ORDER, C_PAY, C_PLACE, C_STACK, C_STOP, C_TILE, C_UNDER,
     FINAL_ROUND, MAX_OPTIONS, NCHIP, P_ACTION, P_DRAW, P_KEEP, P_LINE, P_ORDER, P_OVER, P_PAY, P_PLACE,
-    P_RETURN, P_SETUP, P_TILE, SPECIAL, WILD, Game, Player, State, apply_move, cell_of, fitting_cells, gen_moves,
-    objective_points, run_score,
+    P_RETURN, P_SETUP, P_TILE, SPECIAL, WILD, Game, Player, State, apply_move, fitting_cells, gen_moves,
+    objective_points, run_score, special_field_unlocked,
 )
 
 from core_ext._shared import seed_state
@@ -72,14 +72,8 @@ cdef int special_unlocked(State* s, Player* pl, int cell) noexcept nogil:
     """Points a regular tile laid on ``cell`` earns by completing its plate's regular spaces: the
     special tile (its grid row, D7) and, where the objective counts empty special fields, the 3
     points the field no longer costs. 0 if the plate has no empty special field or stays open."""
-    cdef int slot = (cell // 12) * 3 + (cell % 6) // 2, q, k, special = -1
-    for q in range(4):
-        k = cell_of(slot, q)
-        if pl.space[k] == SPECIAL:
-            special = k
-        elif k != cell and pl.tile[k] < 0:
-            return 0
-    if special < 0 or pl.tile[special] >= 0:
+    cdef int special = special_field_unlocked(pl, cell)
+    if special < 0:
         return 0
     return special // 6 + 1 + (3 if scores_special_fields(s) else 0)
 
@@ -181,7 +175,7 @@ cdef double hand_value(State* s, Player* pl) noexcept nogil:
 cdef double plate_spaces_value(State* s, Player* pl, int slot) noexcept nogil:
     """How well the plate just laid on ``slot`` serves the pattern lines and neighbours."""
     cdef int q, cell, row, col, space, colour
-    cdef double v = 0.0
+    cdef double v = 0.0, special_risk = SPECIAL_FIELD_RISK if scores_special_fields(s) else 0.0
     for q in range(4):
         row = (slot // 3) * 2 + q // 2
         col = (slot % 3) * 2 + q % 2
@@ -189,7 +183,7 @@ cdef double plate_spaces_value(State* s, Player* pl, int slot) noexcept nogil:
         space = pl.space[cell]
         colour = pl.line_colour[row]
         if space == SPECIAL:
-            v += 0.15 * (row + 1) - (SPECIAL_FIELD_RISK if scores_special_fields(s) else 0.0)
+            v += 0.15 * (row + 1) - special_risk
         elif pl.line_count[row] > 0 and (space == colour or space == WILD):
             v += 1.0 + 2.0 * pl.line_count[row] / (row + 1)
         else:
