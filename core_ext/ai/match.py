@@ -33,6 +33,7 @@ import random
 import sys
 import time
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from core_ext import ai
 from core_ext.ai import frozen
@@ -152,6 +153,19 @@ def _sources(game, seat):
     return totals
 
 
+class EndCounts(NamedTuple):
+    """Azul Duel: what each seat left at the end of one game."""
+
+    chips: int
+    """The tested player's bonus chips never spent."""
+    fields: int
+    """The tested player's special fields left without their tile."""
+    objective: bool
+    """Whether the special-fields objective was in play (-3 points for each empty field)."""
+    opponent_chips: int
+    opponent_fields: int
+
+
 @dataclass(frozen=True)
 class GameOutcome:
     """What a match keeps of one finished game."""
@@ -159,9 +173,8 @@ class GameOutcome:
     tested_seat: int
     scores: tuple
     winners: tuple
-    unspent: tuple = None
-    """Azul Duel: the tested player's (unspent chips, empty special fields, whether the special-fields
-    objective counts them: -3 points each)."""
+    unspent: EndCounts = None
+    """Azul Duel only."""
     sources: tuple = ()
     """Summer Pavilion: per seat, its points per :data:`SOURCES`."""
 
@@ -180,7 +193,7 @@ class MatchResult:
     seconds: float = 0.0
     margins: list = field(default_factory=list)
     unspent: list = field(default_factory=list)
-    """Azul Duel: the tested player's :attr:`GameOutcome.unspent` of each game."""
+    """Azul Duel: the :class:`EndCounts` of each game."""
     tested_sources: dict = field(default_factory=dict)
     opponent_sources: dict = field(default_factory=dict)
     """Summer Pavilion: points per :data:`SOURCES`, summed over the games (the opponents' over their seats)."""
@@ -211,15 +224,21 @@ class MatchResult:
             for source, points in sources.items():
                 totals[source] = totals.get(source, 0) + points
 
-    def unspent_line(self, tested):
-        """Azul Duel: the tested player's mean unspent chips and empty special fields per game, the
-        fields also over the games whose objectives cost 3 points for each."""
+    def unspent_line(self, tested, opponent):
+        """Azul Duel: each player's mean unspent chips and empty special fields per game, the fields
+        also over the games whose objectives cost 3 points for each."""
         if not self.unspent:
             return None
-        counted = [empty for _, empty, objective in self.unspent if objective]
-        return (f"{tested} per game: {sum(c for c, _, _ in self.unspent) / len(self.unspent):.2f} chips unspent, "
-                f"{sum(e for _, e, _ in self.unspent) / len(self.unspent):.2f} special fields empty "
-                f"({sum(counted) / max(1, len(counted)):.2f} in the {len(counted)} games with that objective)")
+        with_objective = [counts for counts in self.unspent if counts.objective]
+
+        def mean(attribute, games):
+            return sum(getattr(counts, attribute) for counts in games) / max(1, len(games))
+
+        def means(name, chips, fields):
+            return (f"{name} {mean(chips, self.unspent):.2f} chips unspent, {mean(fields, self.unspent):.2f} "
+                    f"special fields empty ({mean(fields, with_objective):.2f} in the {len(with_objective)} games "
+                    f"with that objective)")
+        return f"per game: {means(tested, 'chips', 'fields')}; {means(opponent, 'opponent_chips', 'opponent_fields')}"
 
     def sources_line(self, tested, opponent):
         """Summer Pavilion: where the points came from, per game for the tested player and per opponent seat."""
@@ -252,7 +271,10 @@ def _play_one(index):
     game = play_game(new_game(_MATCH["game_name"], seats, rng.getrandbits(64)), players, rng)
     counts = getattr(ai.knowledge_of(game), "unspent_at_the_end", None)
     sources = tuple(_sources(game, seat) for seat in range(seats)) if _MATCH["game_name"] == "pavilion" else ()
-    unspent = counts(game)[tested_seat] + ("special" in game.objectives,) if counts is not None else None
+    unspent = None
+    if counts is not None:
+        per_seat = counts(game)
+        unspent = EndCounts(*per_seat[tested_seat], "special" in game.objectives, *per_seat[1 - tested_seat])
     return GameOutcome(tested_seat, tuple(game.scores()), tuple(game.winners()), unspent, sources)
 
 
@@ -306,7 +328,7 @@ def report(result, tested, opponent):
         f"(95% interval {100 * low:.1f}-{100 * high:.1f}%)",
         f"mean score {mean:.1f} vs {opponent_mean:.1f}; median margin over the best opponent "
         f"{margins[len(margins) // 2]:+d}; {result.seconds / result.games:.1f} s per game",
-    ] + [line for line in (result.unspent_line(tested), result.sources_line(tested, opponent)) if line]
+    ] + [line for line in (result.unspent_line(tested, opponent), result.sources_line(tested, opponent)) if line]
 
 
 def main(argv=None):
@@ -328,7 +350,7 @@ def main(argv=None):
 
     def progress(result):
         low, high = wilson_interval(result.wins, result.games)
-        unspent = result.unspent_line(args.ai)
+        unspent = result.unspent_line(args.ai, args.opponent)
         print(f"game {args.first - 1 + result.games}: win rate {100 * result.win_rate:.1f}% "
               f"({result.wins} wins, {result.shared} shared, {result.losses} losses; 95% interval "
               f"{100 * low:.1f}-{100 * high:.1f}%), mean score {result.tested_points / result.games:.1f} vs "

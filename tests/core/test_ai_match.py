@@ -4,6 +4,7 @@ import subprocess
 
 import pytest
 
+from core_ext import ai
 from core_ext.ai import allocation, frozen, match
 
 
@@ -61,12 +62,30 @@ def test_azul_duel_progress_says_the_chips_and_special_fields_so_far(capsys):
 def test_azul_duel_counts_empty_special_fields_apart_where_the_objective_costs_points():
     result = match.run_match("duel", "greedy", "random", games=12, seed=1)
     deals = [match.new_game("duel", 2, random.Random(f"1/{index}").getrandbits(64)) for index in range(12)]
-    flags = [objective for _, _, objective in result.unspent]
+    flags = [counts.objective for counts in result.unspent]
     assert flags == ["special" in deal.objectives for deal in deals]
     assert 0 < sum(flags) < 12
-    counted = [empty for _, empty, objective in result.unspent if objective]
+    counted = [counts.fields for counts in result.unspent if counts.objective]
     assert f"({sum(counted) / len(counted):.2f} in the {len(counted)} games with that objective)" in \
-        result.unspent_line("greedy")
+        result.unspent_line("greedy", "random")
+
+
+def test_azul_duel_counts_the_opponent_seat_too():
+    """Each seat's chips and fields as the knowledge counts them at the end of that game, whichever seat the
+    tested player took."""
+    result = match.run_match("duel", "greedy", "heuristic", games=4, seed=9)
+    players = {"greedy": match.player_from_spec("greedy"), "heuristic": match.player_from_spec("heuristic")}
+    for index, counts in enumerate(result.unspent):
+        rng = random.Random(f"9/{index}")
+        seats = ["greedy", "heuristic"] if index % 2 == 0 else ["heuristic", "greedy"]
+        game = match.play_game(match.new_game("duel", 2, rng.getrandbits(64)), [players[n] for n in seats], rng)
+        per_seat = dict(zip(seats, ai.knowledge_of(game).unspent_at_the_end(game)))
+        assert (counts.chips, counts.fields) == per_seat["greedy"]
+        assert (counts.opponent_chips, counts.opponent_fields) == per_seat["heuristic"]
+    tested, opponent = result.unspent_line("greedy", "heuristic").split("; ")
+    assert tested.startswith("per game: greedy ") and opponent.startswith("heuristic ")
+    chips = sum(counts.opponent_chips for counts in result.unspent) / 4
+    assert f"heuristic {chips:.2f} chips unspent" in opponent
 
 
 def test_baselines_play_each_other():
