@@ -8,7 +8,7 @@ import random
 import pytest
 
 from core_ext import ai, duel, pavilion
-from core_ext.ai import _pavilion_knowledge
+from core_ext.ai import _pavilion_knowledge, match
 from core_ext.ai.baselines import greedy_move, heuristic_move, lookahead_move, planner_move
 from core_ext.ai.match import new_game, play_game, run_match, wilson_interval
 
@@ -249,3 +249,21 @@ def test_where_empty_special_fields_cost_points_the_heuristic_leaves_fewer_of_th
                                                     rng.getrandbits(64)))
         empty += sum(fields for _, fields in knowledge.unspent_at_the_end(game))
     assert empty / 200 <= 3.6
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_the_normal_level_never_passes_where_the_pass_costs_tiles_it_could_place(seats):
+    """In Summer Pavilion a pass ends the seat's round: in round 6 every tile still in hand then costs a
+    point, and earlier every tile beyond the four kept does, while a placement always scores. So no level
+    passes there while it could still place (the `lookahead` reference player does, now and then even in
+    round 6)."""
+    player, rng = match.player_from_spec("normal"), random.Random(seats)
+    for _ in range(2):
+        game = new_game("pavilion", seats, rng.getrandbits(64))
+        while not game.is_over():
+            options = game.legal_moves()
+            move = player(game, rng)
+            if move.kind == "pass" and any(option.kind == "place" for option in options):
+                hand = sum(game.to_dict()["seats"][game.current_player]["hand"])
+                assert game.round < 6 and hand <= 4, (game.round, hand)
+            game.push(move)
