@@ -153,17 +153,26 @@ def _sources(game, seat):
     return totals
 
 
-class EndCounts(NamedTuple):
-    """Azul Duel: what each seat left at the end of one game."""
+class SeatEnd(NamedTuple):
+    """Azul Duel: what one seat left undone in one game."""
 
     chips: int
-    """The tested player's bonus chips never spent."""
+    """Bonus chips never spent."""
     fields: int
-    """The tested player's special fields left without their tile."""
+    """Special fields on its dome left without their tile."""
+    offered: int
+    """Its round-5 payment decisions: each a missing space of a line that its chips could buy."""
+    declined: int
+    """Of those, the ones it declined (chips are worth nothing after the game)."""
+
+
+class EndCounts(NamedTuple):
+    """Azul Duel: what each player left undone in one game."""
+
+    tested: SeatEnd
+    opponent: SeatEnd
     objective: bool
     """Whether the special-fields objective was in play (-3 points for each empty field)."""
-    opponent_chips: int
-    opponent_fields: int
 
 
 @dataclass(frozen=True)
@@ -225,20 +234,23 @@ class MatchResult:
                 totals[source] = totals.get(source, 0) + points
 
     def unspent_line(self, tested, opponent):
-        """Azul Duel: each player's mean unspent chips and empty special fields per game, the fields
-        also over the games whose objectives cost 3 points for each."""
+        """Azul Duel: each player's mean unspent chips and empty special fields per game (the fields
+        also over the games whose objectives cost 3 points for each), and its declined round-5 payments."""
         if not self.unspent:
             return None
         with_objective = [counts for counts in self.unspent if counts.objective]
 
-        def mean(attribute, games):
-            return sum(getattr(counts, attribute) for counts in games) / max(1, len(games))
+        def mean(seat, attribute, games):
+            return sum(getattr(getattr(counts, seat), attribute) for counts in games) / max(1, len(games))
 
-        def means(name, chips, fields):
-            return (f"{name} {mean(chips, self.unspent):.2f} chips unspent, {mean(fields, self.unspent):.2f} "
-                    f"special fields empty ({mean(fields, with_objective):.2f} in the {len(with_objective)} games "
-                    f"with that objective)")
-        return f"per game: {means(tested, 'chips', 'fields')}; {means(opponent, 'opponent_chips', 'opponent_fields')}"
+        def means(name, seat):
+            offered, declined = (sum(getattr(getattr(counts, seat), attribute) for counts in self.unspent)
+                                 for attribute in ("offered", "declined"))
+            return (f"{name} {mean(seat, 'chips', self.unspent):.2f} chips unspent, "
+                    f"{mean(seat, 'fields', self.unspent):.2f} special fields empty "
+                    f"({mean(seat, 'fields', with_objective):.2f} in the {len(with_objective)} games with that "
+                    f"objective), {declined} of {offered} round-5 payments declined")
+        return f"per game: {means(tested, 'tested')}; {means(opponent, 'opponent')}"
 
     def sources_line(self, tested, opponent):
         """Summer Pavilion: where the points came from, per game for the tested player and per opponent seat."""
@@ -260,6 +272,18 @@ def _start_worker(game_name, seats, tested, opponent, seed, workers):
                   opponent=player_from_spec(opponent, workers))
 
 
+def _watching_round_5_payments(player, offered, declined):
+    """``player``, counting into ``offered`` and ``declined`` (per seat) the Azul Duel round-5 payments
+    it could make and the ones it declined."""
+    def play(game, rng):
+        move = player(game, rng)
+        if game.pending == "pay" and game.round == 5:
+            offered[game.current_player] += 1
+            declined[game.current_player] += move.kind == "nopay"
+        return move
+    return play
+
+
 def _play_one(index):
     """Game ``index`` of the match set up by :func:`_start_worker`: the tested player at seat
     ``index % seats``, the deal and every choice drawn from a stream of its own (``seed``, ``index``),
@@ -268,13 +292,17 @@ def _play_one(index):
     tested_seat = index % seats
     rng = random.Random(f"{_MATCH['seed']}/{index}")
     players = [_MATCH["tested"] if seat == tested_seat else _MATCH["opponent"] for seat in range(seats)]
+    duel = _MATCH["game_name"] == "duel"
+    offered, declined = [0] * seats, [0] * seats
+    if duel:
+        players = [_watching_round_5_payments(player, offered, declined) for player in players]
     game = play_game(new_game(_MATCH["game_name"], seats, rng.getrandbits(64)), players, rng)
-    counts = getattr(ai.knowledge_of(game), "unspent_at_the_end", None)
-    sources = tuple(_sources(game, seat) for seat in range(seats)) if _MATCH["game_name"] == "pavilion" else ()
+    sources = () if duel else tuple(_sources(game, seat) for seat in range(seats))
     unspent = None
-    if counts is not None:
-        per_seat = counts(game)
-        unspent = EndCounts(*per_seat[tested_seat], "special" in game.objectives, *per_seat[1 - tested_seat])
+    if duel:
+        left = ai.knowledge_of(game).unspent_at_the_end(game)
+        tested, other = (SeatEnd(*left[seat], offered[seat], declined[seat]) for seat in (tested_seat, 1 - tested_seat))
+        unspent = EndCounts(tested, other, "special" in game.objectives)
     return GameOutcome(tested_seat, tuple(game.scores()), tuple(game.winners()), unspent, sources)
 
 

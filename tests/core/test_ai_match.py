@@ -65,27 +65,39 @@ def test_azul_duel_counts_empty_special_fields_apart_where_the_objective_costs_p
     flags = [counts.objective for counts in result.unspent]
     assert flags == ["special" in deal.objectives for deal in deals]
     assert 0 < sum(flags) < 12
-    counted = [counts.fields for counts in result.unspent if counts.objective]
+    counted = [counts.tested.fields for counts in result.unspent if counts.objective]
     assert f"({sum(counted) / len(counted):.2f} in the {len(counted)} games with that objective)" in \
         result.unspent_line("greedy", "random")
 
 
-def test_azul_duel_counts_the_opponent_seat_too():
-    """Each seat's chips and fields as the knowledge counts them at the end of that game, whichever seat the
-    tested player took."""
-    result = match.run_match("duel", "greedy", "heuristic", games=4, seed=9)
+def test_azul_duel_counts_what_both_seats_left_undone():
+    """Each seat's chips, fields and round-5 payments, counted at the end of that game and at its
+    decisions, whichever seat the tested player took."""
+    result = match.run_match("duel", "greedy", "heuristic", games=6, seed=9)
     players = {"greedy": match.player_from_spec("greedy"), "heuristic": match.player_from_spec("heuristic")}
     for index, counts in enumerate(result.unspent):
         rng = random.Random(f"9/{index}")
         seats = ["greedy", "heuristic"] if index % 2 == 0 else ["heuristic", "greedy"]
-        game = match.play_game(match.new_game("duel", 2, rng.getrandbits(64)), [players[n] for n in seats], rng)
-        per_seat = dict(zip(seats, ai.knowledge_of(game).unspent_at_the_end(game)))
-        assert (counts.chips, counts.fields) == per_seat["greedy"]
-        assert (counts.opponent_chips, counts.opponent_fields) == per_seat["heuristic"]
+        game = match.new_game("duel", 2, rng.getrandbits(64))
+        payments = {name: [0, 0] for name in seats}
+        while not game.is_over():
+            name = seats[game.current_player]
+            move = players[name](game, rng)
+            if game.pending == "pay" and game.round == 5:
+                payments[name][0] += 1
+                payments[name][1] += move.kind == "nopay"
+            game.push(move)
+        left = dict(zip(seats, ai.knowledge_of(game).unspent_at_the_end(game)))
+        assert counts.tested == (*left["greedy"], *payments["greedy"])
+        assert counts.opponent == (*left["heuristic"], *payments["heuristic"])
+    assert sum(counts.opponent.offered for counts in result.unspent) > 0
     tested, opponent = result.unspent_line("greedy", "heuristic").split("; ")
     assert tested.startswith("per game: greedy ") and opponent.startswith("heuristic ")
-    chips = sum(counts.opponent_chips for counts in result.unspent) / 4
+    chips = sum(counts.opponent.chips for counts in result.unspent) / 6
+    offered = sum(counts.opponent.offered for counts in result.unspent)
+    declined = sum(counts.opponent.declined for counts in result.unspent)
     assert f"heuristic {chips:.2f} chips unspent" in opponent
+    assert opponent.endswith(f"{declined} of {offered} round-5 payments declined")
 
 
 def test_baselines_play_each_other():
