@@ -160,10 +160,12 @@ class SeatEnd(NamedTuple):
     """Bonus chips never spent."""
     fields: int
     """Special fields on its dome left without their tile."""
-    offered: int
-    """Its round-5 payment decisions: each a missing space of a line that its chips could buy."""
-    declined: int
-    """Of those, the ones it declined (chips are worth nothing after the game)."""
+    offered: tuple
+    """Its payment decisions (each a missing space of a line that its chips could buy): in rounds 1-4, in
+    round 5."""
+    declined: tuple
+    """Of those, the ones it declined, in rounds 1-4 and in round 5 (chips are worth nothing after the
+    game)."""
 
 
 class EndCounts(NamedTuple):
@@ -235,7 +237,7 @@ class MatchResult:
 
     def unspent_line(self, tested, opponent):
         """Azul Duel: each player's mean unspent chips and empty special fields per game (the fields
-        also over the games whose objectives cost 3 points for each), and its declined round-5 payments."""
+        also over the games whose objectives cost 3 points for each), and the payments it declined."""
         if not self.unspent:
             return None
         with_objective = [counts for counts in self.unspent if counts.objective]
@@ -244,12 +246,13 @@ class MatchResult:
             return sum(getattr(getattr(counts, seat), attribute) for counts in games) / max(1, len(games))
 
         def means(name, seat):
-            offered, declined = (sum(getattr(getattr(counts, seat), attribute) for counts in self.unspent)
-                                 for attribute in ("offered", "declined"))
+            offered, declined = ([sum(getattr(getattr(counts, seat), attribute)[last] for counts in self.unspent)
+                                  for last in (0, 1)] for attribute in ("offered", "declined"))
             return (f"{name} {mean(seat, 'chips', self.unspent):.2f} chips unspent, "
                     f"{mean(seat, 'fields', self.unspent):.2f} special fields empty "
                     f"({mean(seat, 'fields', with_objective):.2f} in the {len(with_objective)} games with that "
-                    f"objective), {declined} of {offered} round-5 payments declined")
+                    f"objective), payments declined {declined[0]} of {offered[0]} in rounds 1-4 and "
+                    f"{declined[1]} of {offered[1]} in round 5")
         return f"per game: {means(tested, 'tested')}; {means(opponent, 'opponent')}"
 
     def sources_line(self, tested, opponent):
@@ -272,14 +275,15 @@ def _start_worker(game_name, seats, tested, opponent, seed, workers):
                   opponent=player_from_spec(opponent, workers))
 
 
-def _watching_round_5_payments(player, offered, declined):
-    """``player``, counting into ``offered`` and ``declined`` (per seat) the Azul Duel round-5 payments
-    it could make and the ones it declined."""
+def _watching_payments(player, offered, declined):
+    """``player``, counting into ``offered`` and ``declined`` (per seat, rounds 1-4 and round 5) the Azul
+    Duel payments it could make and the ones it declined."""
     def play(game, rng):
         move = player(game, rng)
-        if game.pending == "pay" and game.round == 5:
-            offered[game.current_player] += 1
-            declined[game.current_player] += move.kind == "nopay"
+        if game.pending == "pay":
+            last = game.round == 5
+            offered[game.current_player][last] += 1
+            declined[game.current_player][last] += move.kind == "nopay"
         return move
     return play
 
@@ -293,15 +297,16 @@ def _play_one(index):
     rng = random.Random(f"{_MATCH['seed']}/{index}")
     players = [_MATCH["tested"] if seat == tested_seat else _MATCH["opponent"] for seat in range(seats)]
     duel = _MATCH["game_name"] == "duel"
-    offered, declined = [0] * seats, [0] * seats
+    offered, declined = [[0, 0] for _ in range(seats)], [[0, 0] for _ in range(seats)]
     if duel:
-        players = [_watching_round_5_payments(player, offered, declined) for player in players]
+        players = [_watching_payments(player, offered, declined) for player in players]
     game = play_game(new_game(_MATCH["game_name"], seats, rng.getrandbits(64)), players, rng)
     sources = () if duel else tuple(_sources(game, seat) for seat in range(seats))
     unspent = None
     if duel:
         left = ai.knowledge_of(game).unspent_at_the_end(game)
-        tested, other = (SeatEnd(*left[seat], offered[seat], declined[seat]) for seat in (tested_seat, 1 - tested_seat))
+        tested, other = (SeatEnd(*left[seat], tuple(offered[seat]), tuple(declined[seat]))
+                         for seat in (tested_seat, 1 - tested_seat))
         unspent = EndCounts(tested, other, "special" in game.objectives)
     return GameOutcome(tested_seat, tuple(game.scores()), tuple(game.winners()), unspent, sources)
 

@@ -71,33 +71,34 @@ def test_azul_duel_counts_empty_special_fields_apart_where_the_objective_costs_p
 
 
 def test_azul_duel_counts_what_both_seats_left_undone():
-    """Each seat's chips, fields and round-5 payments, counted at the end of that game and at its
-    decisions, whichever seat the tested player took."""
+    """Each seat's chips, fields and payments (rounds 1-4 and round 5), counted at the end of that game and
+    at its decisions, whichever seat the tested player took."""
     result = match.run_match("duel", "greedy", "heuristic", games=6, seed=9)
     players = {"greedy": match.player_from_spec("greedy"), "heuristic": match.player_from_spec("heuristic")}
     for index, counts in enumerate(result.unspent):
         rng = random.Random(f"9/{index}")
         seats = ["greedy", "heuristic"] if index % 2 == 0 else ["heuristic", "greedy"]
         game = match.new_game("duel", 2, rng.getrandbits(64))
-        payments = {name: [0, 0] for name in seats}
+        offered, declined = ({name: [0, 0] for name in seats} for _ in range(2))
         while not game.is_over():
             name = seats[game.current_player]
             move = players[name](game, rng)
-            if game.pending == "pay" and game.round == 5:
-                payments[name][0] += 1
-                payments[name][1] += move.kind == "nopay"
+            if game.pending == "pay":
+                offered[name][game.round == 5] += 1
+                declined[name][game.round == 5] += move.kind == "nopay"
             game.push(move)
         left = dict(zip(seats, ai.knowledge_of(game).unspent_at_the_end(game)))
-        assert counts.tested == (*left["greedy"], *payments["greedy"])
-        assert counts.opponent == (*left["heuristic"], *payments["heuristic"])
-    assert sum(counts.opponent.offered for counts in result.unspent) > 0
+        for name, seat in (("greedy", counts.tested), ("heuristic", counts.opponent)):
+            assert seat == (*left[name], tuple(offered[name]), tuple(declined[name]))
+    offered, declined = ([sum(getattr(counts.opponent, attribute)[last] for counts in result.unspent)
+                          for last in (0, 1)] for attribute in ("offered", "declined"))
+    assert offered[0] > 0 and offered[1] > 0
     tested, opponent = result.unspent_line("greedy", "heuristic").split("; ")
     assert tested.startswith("per game: greedy ") and opponent.startswith("heuristic ")
     chips = sum(counts.opponent.chips for counts in result.unspent) / 6
-    offered = sum(counts.opponent.offered for counts in result.unspent)
-    declined = sum(counts.opponent.declined for counts in result.unspent)
     assert f"heuristic {chips:.2f} chips unspent" in opponent
-    assert opponent.endswith(f"{declined} of {offered} round-5 payments declined")
+    assert opponent.endswith(f"payments declined {declined[0]} of {offered[0]} in rounds 1-4 and "
+                             f"{declined[1]} of {offered[1]} in round 5")
 
 
 def test_baselines_play_each_other():
