@@ -142,14 +142,13 @@ def search_statistics(game, *, level=None, think_time=None, iterations=None, see
         budget = spec.iterations_at(game.players)
         cap = budget if iterations is None else min(iterations, budget)
         extra = round(spec.close_extra * cap)
-        seconds, guided = spec.seconds, spec.guided if guided is None else guided
+        seconds = spec.seconds
         trees = spec.trees if trees is None else trees
     else:
         cap = iterations if iterations is not None else 2**62
         seconds = think_time
-        guided = True if guided is None else guided
         trees = 1 if trees is None else trees
-    knowledge = knowledge_of(game) if guided else None
+    knowledge = knowledge_of(game) if _is_guided(level, think_time, iterations, guided) else None
     deadline = 0.0 if seconds is None else time.perf_counter() + seconds
     # tree i's seed: the given seed in the high words, so tree 0 searches exactly as a single tree would
     searches = [Search(game, None if seed is None else seed + (index << 64), knowledge) for index in range(trees)]
@@ -177,6 +176,15 @@ def search_statistics(game, *, level=None, think_time=None, iterations=None, see
         grow(extra // EXTRA_STEPS)
         merged = _merged(searches)
     return merged
+
+
+def _is_guided(level, think_time, iterations, guided):
+    """Whether a budget (as for :func:`choose`) searches with the heuristic knowledge."""
+    if guided is not None:
+        return guided
+    if level is None and (think_time is not None or iterations is not None):
+        return True
+    return level_of(DEFAULT_LEVEL if level is None else level).guided
 
 
 def _merged(searches):
@@ -208,7 +216,9 @@ def choose(game, *, level=None, think_time=None, iterations=None, seed=None, can
     independent trees searched in parallel. ``cancel`` (anything with
     ``is_set()``, such as a ``threading.Event``) ends the search early; the
     best option found so far is returned. ``game`` is not changed. A decision
-    with one option is answered at once.
+    with one option is answered at once, and so is, with the knowledge, an
+    Azul Duel seat's payment or tile in the last round's tiling: worked out
+    exactly (``final_tiling_code``), since only its own score depends on it.
 
     :raises ValueError: for a finished game or an invalid budget.
     """
@@ -220,6 +230,11 @@ def choose(game, *, level=None, think_time=None, iterations=None, seed=None, can
         raise ValueError("the game is over: there is no pending decision to choose for")
     if len(legal) == 1:
         return legal[0]
+    if _is_guided(level, think_time, iterations, guided):
+        solved = getattr(knowledge_of(game), "final_tiling_code", None)
+        code = solved(game) if solved is not None else None
+        if code is not None:
+            return next(move for move in legal if move.code == code)
     statistics = search_statistics(game, level=level, think_time=think_time, iterations=iterations, seed=seed,
                                    cancel=cancel, guided=guided, trees=trees, workers=workers)
     best, best_key = legal[0], None

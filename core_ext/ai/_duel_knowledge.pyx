@@ -267,6 +267,67 @@ cdef void guided(State* s, uint64_t* rng, int epsilon_percent, int round_ends) n
         apply_move(s, options[pick])
 
 
+cdef int FINAL_TILING_NODES = 20000
+"""Positions the exact last tiling may visit (far more than the payments and tiles of a real game need)."""
+
+
+cdef int best_final_score(State* s, int me, int* nodes) noexcept nogil:
+    """The highest final score seat ``me`` can still reach, playing its own decisions of the last
+    round's tiling; -1 when more than ``nodes`` positions would have to be visited.
+
+    Once the last tiling has begun, the seats' remaining decisions (payments, where each tile goes)
+    touch only their own boards, and nothing is left to chance: the other seat's choices cannot
+    change ``me``'s score, so they are played as their first option."""
+    cdef int options[MAX_OPTIONS]
+    cdef int n, i, points, best = -1
+    cdef State after
+    nodes[0] -= 1
+    if nodes[0] < 0:
+        return -1
+    if s.pending == P_OVER:
+        return s.pl[me].score
+    n = gen_moves(s, options)
+    for i in range(n if s.current == me else 1):
+        after = s[0]
+        apply_move(&after, options[i])
+        points = best_final_score(&after, me, nodes)
+        if points < 0:
+            return -1
+        if points > best:
+            best = points
+    return best
+
+
+def final_tiling_code(Game game):
+    """At the deciding seat's payments and tile placements in the last round's tiling: the option
+    that leaves it the highest final score (the first such in option order), found by trying them
+    all; None at any other decision, or if that would take more than :data:`FINAL_TILING_NODES`
+    positions.
+
+    The search weighs options by how often it visits them, and a payment offers one option per way
+    of paying, so many equal ways to pay can each draw fewer visits than declining; worked out
+    exactly, a payment that earns points is never declined for that."""
+    cdef int options[MAX_OPTIONS]
+    cdef int n, i, points, best = -1, nodes = FINAL_TILING_NODES, me = game.s.current
+    cdef int choice = -1
+    cdef State after
+    if game.s.round != FINAL_ROUND or (game.s.pending != P_PAY and game.s.pending != P_TILE):
+        return None
+    n = gen_moves(&game.s, options)
+    with nogil:
+        for i in range(n):
+            after = game.s
+            apply_move(&after, options[i])
+            points = best_final_score(&after, me, &nodes)
+            if points < 0:
+                choice = -1
+                break
+            if points > best:
+                best = points
+                choice = options[i]
+    return None if choice < 0 else choice
+
+
 def value(Game game):
     """Per seat, the estimated final score of ``game``'s position (exact once it is over)."""
     return (seat_value(&game.s, 0), seat_value(&game.s, 1))
