@@ -271,9 +271,10 @@ cdef int FINAL_TILING_NODES = 20000
 """Positions the exact last tiling may visit (far more than the payments and tiles of a real game need)."""
 
 
-cdef int best_final_score(State* s, int me, int* nodes) noexcept nogil:
+cdef int best_final_score(State* s, int me, int* nodes, int* choice) noexcept nogil:
     """The highest final score seat ``me`` can still reach, playing its own decisions of the last
-    round's tiling; -1 when more than ``nodes`` positions would have to be visited.
+    round's tiling; -1 when more than ``nodes`` positions would have to be visited. ``choice``, if
+    not NULL, gets the first of ``s``'s options that reaches it.
 
     Once the last tiling has begun, the seats' remaining decisions (payments, where each tile goes)
     touch only their own boards, and nothing is left to chance: the other seat's choices cannot
@@ -290,11 +291,13 @@ cdef int best_final_score(State* s, int me, int* nodes) noexcept nogil:
     for i in range(n if s.current == me else 1):
         after = s[0]
         apply_move(&after, options[i])
-        points = best_final_score(&after, me, nodes)
+        points = best_final_score(&after, me, nodes, NULL)
         if points < 0:
             return -1
         if points > best:
             best = points
+            if choice != NULL:
+                choice[0] = options[i]
     return best
 
 
@@ -307,25 +310,12 @@ def final_tiling_code(Game game):
     The search weighs options by how often it visits them, and a payment offers one option per way
     of paying, so many equal ways to pay can each draw fewer visits than declining; worked out
     exactly, a payment that earns points is never declined for that."""
-    cdef int options[MAX_OPTIONS]
-    cdef int n, i, points, best = -1, nodes = FINAL_TILING_NODES, me = game.s.current
-    cdef int choice = -1
-    cdef State after
+    cdef int nodes = FINAL_TILING_NODES + 1, choice = -1, best  # the decision itself, then the positions after it
     if game.s.round != FINAL_ROUND or (game.s.pending != P_PAY and game.s.pending != P_TILE):
         return None
-    n = gen_moves(&game.s, options)
     with nogil:
-        for i in range(n):
-            after = game.s
-            apply_move(&after, options[i])
-            points = best_final_score(&after, me, &nodes)
-            if points < 0:
-                choice = -1
-                break
-            if points > best:
-                best = points
-                choice = options[i]
-    return None if choice < 0 else choice
+        best = best_final_score(&game.s, game.s.current, &nodes, &choice)
+    return None if best < 0 else choice
 
 
 def value(Game game):
