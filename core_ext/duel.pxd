@@ -3,6 +3,7 @@
 from libc.stdint cimport uint64_t
 
 from core_ext._events cimport EventLog
+from core_ext._game cimport Game as _GameBase
 from core_ext._move cimport Move as _MoveBase
 
 cdef enum:
@@ -126,6 +127,6 @@ cdef class Move(_MoveBase):
     pass
 
 
-cdef class Game:
+cdef class Game(_GameBase):
     cdef State s
     cpdef Game copy(self)

@@ -19,12 +19,13 @@ import re
 from libc.stdint cimport uint64_t
 from libc.string cimport memset
 
-from core_ext._events cimport EventLog, event_dicts, record
+from core_ext._events cimport EventLog, record
+from core_ext._game cimport MOST_OPTIONS, Game as _GameBase
 from core_ext._shared cimport bag_draw, rng_below, rng_next
 
-from core_ext import duel_reasons, envelope, game_api, notation, reasons
+from core_ext import duel_reasons, envelope, notation
 from core_ext._shared import seed_state
-from core_ext.errors import IllegalMoveError, InvalidMoveError, InvalidStateError
+from core_ext.errors import InvalidMoveError, InvalidStateError
 
 # ---------------------------------------------------------------------------
 # Component data (D15): the one table to correct against the physical game.
@@ -1390,7 +1391,11 @@ def _objective_ids(objectives):
     return ids
 
 
-cdef class Game:
+if <int>MAX_OPTIONS > <int>MOST_OPTIONS:
+    raise ImportError(f"a decision has up to {MAX_OPTIONS} options, more than core_ext._game's MOST_OPTIONS")
+
+
+cdef class Game(_GameBase):
     """An Azul Duel game: 2 players, 5 rounds, every decision a :class:`Move`.
 
     ``Game(seed=None, starting_player=None, objectives=None, stack_reveal="end",
@@ -1401,6 +1406,15 @@ cdef class Game:
     """
 
     players = 2
+    _move_type = Move
+    _title = "an Azul Duel"
+    _reasons = duel_reasons
+    _kind = "duel"
+    _format_version = FORMAT_VERSION
+    _pending_names = PENDING
+    _event_kinds = EVENTS
+    _scoring_events = SCORING_EVENTS
+    _event_fields = _EVENT_FIELDS
 
     def __init__(self, seed=None, starting_player=None, objectives=None, stack_reveal="end", objective_count=3):
         cdef int ids[4]
@@ -1425,8 +1439,28 @@ cdef class Game:
         other.s = self.s
         return other
 
-    def __copy__(self):
-        return self.copy()
+    cdef int _options(self, int* out) noexcept:
+        return gen_moves(&self.s, out)
+
+    cdef bint _is_legal(self, int code) noexcept:
+        return is_legal(&self.s, code)
+
+    cdef object _move(self, int code):
+        return interned(code)
+
+    cdef void _apply(self, int code, EventLog* log) noexcept:
+        self.s.log = log
+        apply_move(&self.s, code)
+        self.s.log = NULL
+
+    cdef int _pending_index(self) noexcept:
+        return self.s.pending
+
+    cdef void _play_out(self, uint64_t* chooser) noexcept nogil:
+        play_out(&self.s, chooser)
+
+    cdef void _read(self, reader) except *:
+        _read_state(&self.s, reader)
 
     # -- status -------------------------------------------------------------
 
@@ -1440,11 +1474,6 @@ cdef class Game:
         return self.s.round
 
     @property
-    def pending(self):
-        """The pending decision's kind, one of ``PENDING``."""
-        return PENDING[self.s.pending]
-
-    @property
     def stack_reveal(self):
         return STACK_REVEAL[self.s.reveal_each]
 
@@ -1452,9 +1481,6 @@ cdef class Game:
     def objectives(self):
         """Names of the objectives in play."""
         return tuple(OBJECTIVES[self.s.objectives[i]] for i in range(self.s.nobjectives))
-
-    def is_over(self):
-        return self.s.pending == P_OVER
 
     def scores(self):
         return (self.s.pl[0].score, self.s.pl[1].score)
@@ -1469,10 +1495,6 @@ cdef class Game:
         if self.s.sp_holder >= 0:
             return (self.s.sp_holder,)
         return (0, 1)
-
-    def winner(self):
-        """The single winner, or None while running or on a shared victory."""
-        return game_api.single_winner(self.winners())
 
     def final_breakdown(self):
         """Per seat, once the game is over: the score after round 5, each objective, and the 0 floor."""
@@ -1498,55 +1520,7 @@ cdef class Game:
                  [objective_points(&self.s.pl[p], self.s.objectives[i]) for p in range(2)])
                 for i in range(self.s.nobjectives)]
 
-    # -- moves --------------------------------------------------------------
-
-    def legal_codes(self):
-        cdef int options[MAX_OPTIONS]
-        cdef int n = gen_moves(&self.s, options)
-        return [options[i] for i in range(n)]
-
-    def legal_moves(self):
-        """The options of the pending decision (empty only when the game is over)."""
-        cdef int options[MAX_OPTIONS]
-        cdef int n = gen_moves(&self.s, options), i
-        return [interned(options[i]) for i in range(n)]
-
-    def push_code(self, int code):
-        """Play the option ``code`` and return what it did (see :meth:`push`);
-        raises :class:`IllegalMoveError` if it is not legal now."""
-        cdef EventLog log
-        if not is_legal(&self.s, code):
-            raise IllegalMoveError(self._illegal_message(code))
-        log.n = 0
-        self.s.log = &log
-        apply_move(&self.s, code)
-        self.s.log = NULL
-        return event_dicts(&log, EVENTS, SCORING_EVENTS, _EVENT_FIELDS)
-
-    def push(self, move):
-        """Play a :class:`Move` or its notation; the game is unchanged if this raises.
-
-        Returns what the decision did, as a list of event dicts: first the
-        decision itself, then everything the game resolved by itself after it
-        (docs/notation.md, "What a push did").
-        """
-        return self.push_code(game_api.move_code(move, Move, "an Azul Duel"))
-
-    def why_not(self, move, seat=None):
-        """Why ``move`` (a :class:`Move` or its notation) cannot be played now by ``seat`` (None: by
-        the seat that decides): a :class:`core_ext.reasons.Reason`, or None when it can."""
-        return reasons.why_not(self, game_api.move_of(move, Move, "an Azul Duel"), seat, duel_reasons.explain)
-
-    def _illegal_message(self, int code):
-        text = str(Move.from_code(code)) if 0 <= code < NCODES and code != C_PAY else f"code {code}"
-        return game_api.illegal_message(text, self)
-
-    def random_playout(self, seed=None):
-        """Play to the end in place with uniformly random options (in C); returns the scores."""
-        cdef uint64_t chooser = seed_state(seed)
-        with nogil:
-            play_out(&self.s, &chooser)
-        return self.scores()
+    # -- hidden information ---------------------------------------------------
 
     def redetermine(self, seed, int player):
         """A copy in which what ``player`` cannot see is re-drawn at random, RNG reseeded.
@@ -1567,10 +1541,6 @@ cdef class Game:
                 f"scores {self.scores()}>")
 
     # -- saved games ----------------------------------------------------------
-
-    def to_json(self):
-        """The whole state, RNG included, in the shared envelope (docs/notation.md)."""
-        return envelope.dump("duel", FORMAT_VERSION, self.to_dict())
 
     def to_dict(self):
         """The ``state`` object of :meth:`to_json` as a plain dict."""
@@ -1628,14 +1598,6 @@ cdef class Game:
             "kept": s.kept,
             "tiling_line": s.tiling_line + 1,
         }
-
-    @classmethod
-    def from_json(cls, text):
-        """Load a saved game; raises :class:`InvalidStateError` naming what is wrong."""
-        reader = envelope.load(text, "duel", FORMAT_VERSION)
-        cdef Game game = Game.__new__(Game)
-        _read_state(&game.s, reader)
-        return game
 
 
 def plate_spaces(int plate, int rotation):

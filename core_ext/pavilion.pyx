@@ -23,13 +23,14 @@ import re
 from libc.stdint cimport uint64_t
 from libc.string cimport memset
 
-from core_ext._events cimport EventLog, event_dicts, record
+from core_ext._events cimport EventLog, record
+from core_ext._game cimport MOST_OPTIONS, Game as _GameBase
 from core_ext._move cimport Move as _MoveBase
 from core_ext._shared cimport bag_draw, rng_below, rng_next
 
-from core_ext import envelope, game_api, notation, pavilion_reasons, reasons
+from core_ext import envelope, notation, pavilion_reasons
 from core_ext._shared import seed_state
-from core_ext.errors import IllegalMoveError, InvalidMoveError, InvalidStateError
+from core_ext.errors import InvalidMoveError, InvalidStateError
 
 # ---------------------------------------------------------------------------
 # Component data: the one table to correct against the physical game (S9).
@@ -855,7 +856,11 @@ def _check_seat_count(players):
         raise ValueError(f"players must be 2, 3 or 4, not {players!r}")
 
 
-cdef class Game:
+if <int>MAX_OPTIONS > <int>MOST_OPTIONS:
+    raise ImportError(f"a decision has up to {MAX_OPTIONS} options, more than core_ext._game's MOST_OPTIONS")
+
+
+cdef class Game(_GameBase):
     """An Azul: Summer Pavilion game: 2-4 players, 6 rounds, every decision a :class:`Move`.
 
     ``Game(players=2, seed=None, starting_player=None, side="coloured")``: the
@@ -863,6 +868,16 @@ cdef class Game:
     when it is not given, and always the deal. ``side="monochrome"`` plays the
     printed variant board (S13).
     """
+
+    _move_type = Move
+    _title = "a Summer Pavilion"
+    _reasons = pavilion_reasons
+    _kind = "pavilion"
+    _format_version = FORMAT_VERSION
+    _pending_names = PENDING
+    _event_kinds = EVENTS
+    _scoring_events = SCORING_EVENTS
+    _event_fields = _EVENT_FIELDS
 
     def __init__(self, players=2, seed=None, starting_player=None, side="coloured"):
         _check_seat_count(players)
@@ -882,8 +897,30 @@ cdef class Game:
         other.s = self.s
         return other
 
-    def __copy__(self):
-        return self.copy()
+    cdef int _options(self, int* out) noexcept:
+        return gen_moves(&self.s, out)
+
+    cdef bint _is_legal(self, int code) noexcept:
+        return is_legal(&self.s, code)
+
+    cdef object _move(self, int code):
+        return interned(code)
+
+    cdef void _apply(self, int code, EventLog* log) noexcept:
+        self.s.log = log
+        apply_move(&self.s, code)
+        settle(&self.s)
+        self.s.log = NULL
+
+    cdef int _pending_index(self) noexcept:
+        return self.s.pending
+
+    cdef void _play_out(self, uint64_t* chooser) noexcept nogil:
+        play_out(&self.s, chooser)
+
+    cdef void _read(self, reader) except *:
+        _read_state(&self.s, reader)
+        settle(&self.s)
 
     # -- status -------------------------------------------------------------
 
@@ -910,14 +947,6 @@ cdef class Game:
     def side(self):
         return SIDES[self.s.mono]
 
-    @property
-    def pending(self):
-        """The pending decision's kind, one of ``PENDING``."""
-        return PENDING[self.s.pending]
-
-    def is_over(self):
-        return self.s.pending == P_OVER
-
     def scores(self):
         return tuple([self.s.pl[p].score for p in range(self.s.nplayers)])
 
@@ -928,10 +957,6 @@ cdef class Game:
         scores = self.scores()
         best = max(scores)
         return tuple([p for p in range(self.s.nplayers) if scores[p] == best])
-
-    def winner(self):
-        """The single winner, or None while running or on a shared victory."""
-        return game_api.single_winner(self.winners())
 
     def final_breakdown(self):
         """Per seat, once the game is over: the score after the round-6 passes, each
@@ -958,53 +983,7 @@ cdef class Game:
             result.append(parts)
         return result
 
-    # -- moves --------------------------------------------------------------
-
-    def legal_codes(self):
-        cdef int options[MAX_OPTIONS]
-        cdef int n = gen_moves(&self.s, options)
-        return [options[i] for i in range(n)]
-
-    def legal_moves(self):
-        """The options of the pending decision (empty only when the game is over)."""
-        cdef int options[MAX_OPTIONS]
-        cdef int n = gen_moves(&self.s, options), i
-        return [interned(options[i]) for i in range(n)]
-
-    def push_code(self, int code):
-        """Play the option ``code`` and return what it did (see :meth:`push`);
-        raises :class:`IllegalMoveError` if it is not legal now."""
-        cdef EventLog log
-        if not is_legal(&self.s, code):
-            text = str(Move.from_code(code)) if 0 <= code < NCODES else str(code)
-            raise IllegalMoveError(game_api.illegal_message(text, self))
-        log.n = 0
-        self.s.log = &log
-        apply_move(&self.s, code)
-        settle(&self.s)
-        self.s.log = NULL
-        return event_dicts(&log, EVENTS, SCORING_EVENTS, _EVENT_FIELDS)
-
-    def push(self, move):
-        """Play a :class:`Move` or its notation; the game is unchanged if this raises.
-
-        Returns what the decision did, as a list of event dicts: first the
-        decision itself, then everything the game resolved by itself after it,
-        the single-option decisions included (docs/notation.md, "What a push did").
-        """
-        return self.push_code(game_api.move_code(move, Move, "a Summer Pavilion"))
-
-    def why_not(self, move, seat=None):
-        """Why ``move`` (a :class:`Move` or its notation) cannot be played now by ``seat`` (None: by
-        the seat that decides): a :class:`core_ext.reasons.Reason`, or None when it can."""
-        return reasons.why_not(self, game_api.move_of(move, Move, "a Summer Pavilion"), seat, pavilion_reasons.explain)
-
-    def random_playout(self, seed=None):
-        """Play to the end in place with uniformly random options (in C); returns the scores."""
-        cdef uint64_t chooser = seed_state(seed)
-        with nogil:
-            play_out(&self.s, &chooser)
-        return self.scores()
+    # -- hidden information ---------------------------------------------------
 
     def redetermine(self, seed, int player):
         """A copy with the RNG reseeded from ``seed``.
@@ -1025,10 +1004,6 @@ cdef class Game:
                 f"for player {self.s.current}, scores {self.scores()}>")
 
     # -- saved games ----------------------------------------------------------
-
-    def to_json(self):
-        """The whole state, RNG included, in the shared envelope (docs/notation.md)."""
-        return envelope.dump("pavilion", FORMAT_VERSION, self.to_dict())
 
     def to_dict(self):
         """The ``state`` object of :meth:`to_json` as a plain dict."""
@@ -1067,19 +1042,6 @@ cdef class Game:
             "bonus_owed": s.bonus_owed,
             "seats": players,
         }
-
-    @classmethod
-    def from_json(cls, text):
-        """Load a saved game; raises :class:`InvalidStateError` naming what is wrong.
-
-        A position whose pending decision has exactly one option continues
-        automatically, as after any move.
-        """
-        reader = envelope.load(text, "pavilion", FORMAT_VERSION)
-        cdef Game game = Game.__new__(Game)
-        _read_state(&game.s, reader)
-        settle(&game.s)
-        return game
 
 
 def space_cost(int star, int position, side="coloured"):
