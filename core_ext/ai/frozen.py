@@ -2,10 +2,13 @@
 
 ``load("e8aa901")`` takes ``core_ext/ai``'s ``__init__.py`` and compiled knowledge and search
 of that commit (``git show``), renames the package so it lives beside today's, compiles it
-against today's rules cores (the cores' C level is unchanged) into a cache directory, and
-imports it. The match script's ``frozen:REV:LEVEL`` players use it: "today's hard level"
-stays a fixed yardstick however the search changes later.
+against today's rules cores into a cache directory, and imports it. A build is kept per commit
+and per version of the cores' C declarations (``core_ext/*.pxd``): code compiled against other
+declarations would not fit the cores as they are compiled now. The match script's
+``frozen:REV:LEVEL`` players use it: "today's hard level" stays a fixed yardstick however the
+search changes later.
 """
+import hashlib
 import importlib
 import os
 import re
@@ -23,6 +26,14 @@ def cache_directory():
     return base / "azul-table" / "frozen-ai"
 
 
+def cores_fingerprint(folder=ROOT / "core_ext"):
+    """A short hash of the rules cores' C declarations (the ``.pxd`` files in ``folder``)."""
+    digest = hashlib.sha256()
+    for path in sorted(folder.glob("*.pxd")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
 def _commit(revision):
     """The full commit id of ``revision``, with a clear error for an unknown one."""
     if not re.fullmatch(r"[0-9A-Za-z._/~^-]+", revision):
@@ -38,7 +49,7 @@ def load(revision):
     """The ``core_ext.ai`` package of ``revision`` as a module (built once, then taken from the cache)."""
     commit = _commit(revision)
     package = f"frozen_ai_{commit[:12]}"
-    home = cache_directory() / package
+    home = cache_directory() / f"{package}_{cores_fingerprint()}"
     if package in sys.modules:
         return sys.modules[package]
     if not (home / "built").exists():

@@ -150,6 +150,16 @@ def test_malformed_players_are_refused(spec):
         match.player_from_spec(spec)
 
 
+def test_a_frozen_build_is_kept_apart_for_each_version_of_the_cores_declarations(tmp_path):
+    """An earlier build compiled against other C declarations of the rules cores is not reused."""
+    for path in (frozen.ROOT / "core_ext").glob("*.pxd"):
+        (tmp_path / path.name).write_bytes(path.read_bytes())
+    assert frozen.cores_fingerprint(tmp_path) == frozen.cores_fingerprint()
+    with (tmp_path / "duel.pxd").open("a") as declarations:
+        declarations.write("cdef int added_later(int x)\n")
+    assert frozen.cores_fingerprint(tmp_path) != frozen.cores_fingerprint()
+
+
 def test_a_frozen_revision_plays_as_that_revision_did(frozen_builds_in_a_scratch_cache):
     """The computer players of HEAD, rebuilt from git, make the same moves as the ones imported now
     (the suite runs on a clean checkout of a commit)."""
@@ -159,7 +169,9 @@ def test_a_frozen_revision_plays_as_that_revision_did(frozen_builds_in_a_scratch
     earlier = match.run_match("duel", "frozen:HEAD:normal", "heuristic", games=2, seed=4)
     today = match.run_match("duel", "normal", "heuristic", games=2, seed=4)
     assert earlier.margins == today.margins
-    assert (frozen_builds_in_a_scratch_cache / "azul-table" / "frozen-ai").is_dir()
+    builds = frozen_builds_in_a_scratch_cache / "azul-table" / "frozen-ai"
+    names = [path.name for path in builds.iterdir()]
+    assert names and all(name.endswith(f"_{frozen.cores_fingerprint()}") for name in names)
 
 
 def test_the_allocation_check_compares_the_extra_with_a_fixed_budget_of_equal_cost():
