@@ -1,13 +1,14 @@
 """The part of the ``Game`` API that both games share, written once.
 
-Each game's ``Game`` derives from this class, fills in the hooks through which
-it reaches its own C state (the options of the pending decision, a legality
-test, the interned ``Move`` of a code, playing a code while recording its events, the pending decision's index,
-a random playout and reading a saved state), and names its own tables as class
-attributes: ``_move_type`` (its ``Move``), ``_title`` (for messages: "an Azul
-Duel"), ``_reasons`` (its module of why-not explanations), ``_kind`` and
-``_format_version`` (its saved-game envelope), ``_pending_names`` and
-``_event_kinds``, ``_scoring_events``, ``_event_fields`` (what a push did).
+Each game's ``Game`` derives from this class and fills in the hooks through
+which it reaches its own C state: the options of the pending decision, a
+legality test, the interned ``Move`` of a code, playing a code while recording
+its events, the pending decision's index, a random playout and reading a saved
+state. It names its own tables as class attributes: ``_move_type`` (its
+``Move``), ``_title`` (for messages: "an Azul Duel"), ``_reasons`` (its module
+of why-not explanations), ``_kind`` and ``_format_version`` (its saved-game
+envelope), ``_pending_names`` and ``_event_kinds``, ``_scoring_events``,
+``_event_fields`` (what a push did).
 """
 from libc.stdint cimport uint64_t
 
