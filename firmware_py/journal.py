@@ -228,6 +228,7 @@ class GameSummary:
     undone: int  # decisions taken back (steps back and agreed undos)
     damaged: Optional[str] = None  # what of the game's rows cannot be read back, if anything
     profiles: tuple = ()  # each seat's player profile id, None where the seat is linked to none
+    levels: tuple = ()  # each seat's computer level, None for a person's seat (pages name a computer by it)
 
 
 class Journal:
@@ -579,14 +580,16 @@ class Journal:
         for game_id, game, seats, started, finished, status, origin, scores, winners, decisions, undone in rows:
             try:
                 linked = links.get(game_id, {})
-                names = tuple(_linked(Seat(kind=str(seat.get("kind", "rig")), name=str(seat.get("name", "")),
-                                           level=str(seat.get("level", "normal"))), linked.get(index)).name
-                              for index, seat in enumerate(json.loads(seats)))
+                played = [_linked(Seat(kind=str(seat.get("kind", "rig")), name=str(seat.get("name", "")),
+                                       level=str(seat.get("level", "normal"))), linked.get(index))
+                          for index, seat in enumerate(json.loads(seats))]
+                names = tuple(seat.name for seat in played)
                 summaries.append(GameSummary(
                     game_id, game, games.spec(game).title, names, started, finished,
                     status, origin, tuple(json.loads(scores)) if scores else None,
                     tuple(json.loads(winners)) if winners else (), decisions, undone,
                     profiles=tuple(linked.get(index, (None,))[0] for index in range(len(names))),
+                    levels=tuple(seat.level if seat.kind == "ai" else None for seat in played),
                 ))
             except (ValueError, TypeError, AttributeError, KeyError) as error:
                 summaries.append(GameSummary(game_id, str(game), str(game), (), started, finished, status, origin,

@@ -162,7 +162,7 @@ def why():
         raise BadRequest("error.invalid_field", field="option") from None
     if reason is None:
         return jsonify(legal=True)
-    names = history.shown_names([seat.name for seat in snapshot.setup.seats], language())
+    names = i18n.seat_names(language(), snapshot.setup.seats)
     return jsonify(legal=False, code=reason.code, fields=reason.fields,
                    text=i18n.why_text(language(), spec.name, reason, names))
 

@@ -121,12 +121,13 @@ def replayable(build, record: Record, *args, **kwargs):
 
 def seat_names(record: Record, lang: str) -> list:
     """The players' names of a record as the pages show them."""
-    return shown_names([seat.name for seat in record.setup.seats], lang)
+    return i18n.seat_names(lang, record.setup.seats)
 
 
-def shown_names(names, lang: str) -> list:
-    """Seats' names as the pages show them: "Player N" in the phone's language where a seat has none."""
-    return [name[:MAX_NAME] or i18n.translate(lang, "seat.default", n=index + 1) for index, name in enumerate(names)]
+def shown_names(names, lang: str, levels=()) -> list:
+    """Seats' names as the pages show them (:func:`i18n.seat_name`); ``levels`` as in a GameSummary."""
+    return [i18n.seat_name(lang, index, name, levels[index] if index < len(levels) else None)
+            for index, name in enumerate(names)]
 
 
 def move_page(ply: int, moves: int) -> range:
@@ -152,9 +153,7 @@ def refusals_as_pages(view):
 
 def player_name(lang: str, profile) -> str:
     """A profile's name as the pages show it: a computer player is named by its level."""
-    if profile.is_computer:
-        return i18n.translate(lang, "profile.computer", level=i18n.translate(lang, f"level.{profile.level}"))
-    return profile.name
+    return i18n.seat_name(lang, 0, profile.name, profile.level if profile.is_computer else None)
 
 
 def chosen_games() -> dict:
@@ -202,7 +201,7 @@ def exported_games(chosen: dict, lang: str) -> tuple:
     shown, left_out = exports.bounded(chosen_summaries(chosen))
     rows = []
     for summary in shown:
-        names = shown_names(summary.players, lang)
+        names = shown_names(summary.players, i18n.SOURCE_LANGUAGE, summary.levels)
         rows.append({"id": summary.id, "game": summary.game, "started": summary.started,
                      "finished": summary.finished, "status": summary.status, "origin": summary.origin,
                      "decisions": summary.decisions, "undone": summary.undone,

@@ -21,6 +21,7 @@ from babel.numbers import format_decimal
 from babel.support import Translations
 
 from core_ext.reasons import COMMON as COMMON_REASONS
+from firmware_py.session import MAX_NAME
 from web_remote.messages import MESSAGES, Contextual, Plural
 
 LANGUAGES = {"en": "English", "zh": "简体中文", "it": "Italiano", "pt": "Português", "sv": "Svenska"}
@@ -55,6 +56,21 @@ def _text(language: str, entry, count) -> str:
 def translate(language: str, key: str, **fields) -> str:
     """The text of ``key`` in ``language`` with ``fields`` filled in (``n`` is the count of a plural)."""
     return _text(language, MESSAGES[key], fields.get("n", 1)).format(**fields)
+
+
+def seat_name(language: str, index: int, name: str = "", level=None) -> str:
+    """What a seat is called wherever it is shown: a computer seat by its level ("Computer (hard)"), so two
+    levels at one table are told apart, a person by their name, "Player N" (``index`` from 0) where a
+    person's seat has none. Exports pass SOURCE_LANGUAGE: the English names are stable for spreadsheets."""
+    if level is not None:
+        return translate(language, "profile.computer", level=translate(language, f"level.{level}"))
+    return name[:MAX_NAME] or translate(language, "seat.default", n=index + 1)
+
+
+def seat_names(language: str, seats) -> list:
+    """:func:`seat_name` of each of a setup's seats (``firmware_py.session.Seat``)."""
+    return [seat_name(language, index, seat.name, seat.level if seat.kind == "ai" else None)
+            for index, seat in enumerate(seats)]
 
 
 @functools.cache

@@ -293,8 +293,8 @@ def player_games(figures: dict, lang: str) -> tuple:
                      "seats": len(summary.players), "seat": seat + 1,
                      "score": summary.scores[seat] if summary.scores else None,
                      "won": seat in summary.winners if summary.scores else None,
-                     "opponents": [name for other, name in enumerate(history.shown_names(summary.players, lang))
-                                   if other != seat],
+                     "opponents": [name for other, name in enumerate(
+                         history.shown_names(summary.players, i18n.SOURCE_LANGUAGE, summary.levels)) if other != seat],
                      "rating_before": None if rating is None else round(rating.before.mu, 3),
                      "rating_after": None if rating is None else round(rating.after.mu, 3)})
     return rows, left_out
