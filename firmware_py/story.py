@@ -18,12 +18,15 @@ SOURCES = {
 START = "start"  # the source of the points a seat starts the game with (Summer Pavilion's 5)
 LAID = {"duel": ("tile_laid", "special_laid"), "pavilion": ("tile_placed",)}
 """The events that put one tile on a player's board."""
+FINAL_SCORING = {"duel": ("objective_scored", "score_floor"), "pavilion": ("star_scored", "number_scored", "leftover")}
+"""The events of the final scoring: the last round's entry is the score before them (the rules cores'
+``score_before_final``), whether a core ends the round before them (Summer Pavilion) or after (Azul Duel)."""
 
 
 @dataclasses.dataclass(frozen=True)
 class Story:
-    """``rounds[r][seat]``: the score when round r + 1 ended (the last entry: after the final scoring, when the
-    game is over); ``sources[seat]``: points by source, in the order first scored; ``laid[r][seat]``: tiles laid
+    """``rounds[r][seat]``: the score when round r + 1 ended, the last round's before the final scoring (the
+    rules cores' ``score_before_final``), then, when the game is over, an entry after the final scoring; ``sources[seat]``: points by source, in the order first scored; ``laid[r][seat]``: tiles laid
     in round r + 1; ``scored[r]``: the events that changed a score up to ``rounds[r]``, since the entry before;
     ``final``: whether the last entry of ``rounds`` is the final scoring."""
 
@@ -49,19 +52,28 @@ def story(game: str, positions: list, moves) -> Story:
     seats = range(len(start))
     scores = list(start)
     sources = [{START: points} if points else {} for points in start]
-    rounds, laid, laying, open_round = [], [], [0] * len(start), False
+    rounds, laid, laying, open_round, final_scoring = [], [], [0] * len(start), False, False
     scored, scoring = [], []
+
+    def end_round():
+        nonlocal laying, scoring, open_round
+        rounds.append(tuple(scores))
+        laid.append(tuple(laying))
+        scored.append(tuple(scoring))
+        laying, scoring, open_round = [0] * len(start), [], False
+
     for before, move in zip(positions, moves):
         open_round = True
         for event in before.copy().push(move):
             kind, seat = event["event"], event.get("player")
             if kind in LAID[game]:
                 laying[seat] += 1
-            if kind == "round_ended":
-                rounds.append(tuple(scores))
-                laid.append(tuple(laying))
-                scored.append(tuple(scoring))
-                laying, scoring, open_round = [0] * len(start), [], False
+            if kind in FINAL_SCORING[game] and not final_scoring:
+                final_scoring = True
+                if open_round:
+                    end_round()
+            if kind == "round_ended" and not final_scoring:
+                end_round()
             points = event.get("points", 0) if kind in kinds else 0
             if points:
                 scoring.append(event)
