@@ -10,7 +10,9 @@ its numbers in words for screen readers (``<title>`` and ``<desc>``).
 import dataclasses
 import functools
 import math
+import unicodedata
 import xml.etree.ElementTree as ET
+from decimal import Decimal
 from typing import Callable, Optional, Sequence
 
 import leather
@@ -138,36 +140,87 @@ def legend(series: Sequence[Series]) -> Markup:
     return Markup('<ul class="chart-legend">{}</ul>').format(Markup("").join(items))
 
 
+LABEL_LINE = 16  # user units per line of a bar's label, written above the bar
+LABEL_ROOM = WIDTH * (1 - 2 * 0.05)  # the chart's width inside leather's margins (theme.margin)
+
+
+def text_width(text: str, size: float = 13) -> float:
+    """How wide ``text`` is at ``size`` user units, estimated from above: a wide (CJK) character takes a whole
+    em, any other at most 0.62 em (system-ui's widest common letters), so a label measured so never overflows."""
+    return sum(size if unicodedata.east_asian_width(char) in "WF" else size * 0.62 for char in text)
+
+
+def wrapped(text: str, room: float = LABEL_ROOM) -> list:
+    """``text`` in lines at most ``room`` wide (:func:`text_width`): broken at spaces, a word too long for a
+    line (or text without spaces, as Chinese is written) broken between characters."""
+    lines, line = [], ""
+    for word in text.split(" "):
+        candidate = f"{line} {word}" if line else word
+        if text_width(candidate) <= room:
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+        line = ""
+        for char in word:
+            if text_width(line + char) > room and line:
+                lines.append(line)
+                line = ""
+            line += char
+    return lines + [line] if line or not lines else lines
+
+
 class LabelledBars(leather.Bars):
-    """Leather's bars, outlined, with each bar's value written on it or, where it is too short, to the right
+    """Leather's bars, outlined, each under its label (wrapped to the chart's width, so no label is cut and a
+    long one never narrows the bars), with its value written on it or, where it is too short, to the right
     of it (of the zero line, for a bar that goes left), in the phone's digits."""
 
-    def __init__(self, colour: str, label: Callable[[float], str]):
+    def __init__(self, colour: str, label: Callable[[float], str], names: dict, lines: int):
         super().__init__(PROFILE_COLOURS.get(colour, INK))
         self.label = label
+        self.names = names  # each bar's key -> its label's lines
+        self.lines = lines  # label lines above every bar: the most any label needs
 
     def to_svg(self, width, height, x_scale, y_scale, series, palette):
         group = super().to_svg(width, height, x_scale, y_scale, series, palette)
-        for bar in group:
+        zero = float(x_scale.project(0, 0, width))
+        for bar, datum in zip(list(group), [datum for datum in series.data()]):
+            top, bottom = sorted(map(float, y_scale.project_interval(datum.y, height, 0)))
+            for line, words in enumerate(self.names[datum.y]):
+                text = ET.SubElement(group, "text", x="0", y=f"{top + LABEL_LINE * (line + 1) - 4:.1f}", fill=INK,
+                                     stroke=PAPER)  # a halo where the zero line crosses the label
+                text.set("stroke-width", "3")
+                text.set("paint-order", "stroke")
+                text.set("font-size", "13")
+                text.set("font-family", theme.tick_font_family)
+                text.text = words
+            top += LABEL_LINE * self.lines
+            bar.set("y", f"{top:.1f}")
+            bar.set("height", f"{bottom - top:.1f}")
             bar.set("stroke", INK)
             bar.set("stroke-width", "1")
-        zero = float(x_scale.project(0, 0, width))
-        for datum in series.data():
-            top, bottom = map(float, y_scale.project_interval(datum.y, height, 0))
             end = float(x_scale.project(datum.x, 0, width))
-            inside = abs(end - zero) > 10 * len(self.label(datum.x)) + 8
-            if inside:
+            written = self.label(datum.x)
+            if abs(end - zero) > text_width(written) + 10:
                 x, anchor, fill = (end - 5, "end", _text_on(self._fill_color)) if datum.x > 0 else \
                     (end + 5, "start", _text_on(self._fill_color))
             else:
                 x, anchor, fill = max(end, zero) + 5, "start", INK
-            text = ET.Element("text", x=f"{x:.1f}", y=f"{(top + bottom) / 2 + 4.5:.1f}", fill=fill)
+            text = ET.SubElement(group, "text", x=f"{x:.1f}", y=f"{(top + bottom) / 2 + 4.5:.1f}", fill=fill)
             text.set("text-anchor", anchor)
             text.set("font-size", "13")
             text.set("font-family", theme.tick_font_family)
-            text.text = self.label(datum.x)
-            group.append(text)
+            text.text = written
         return group
+
+
+class ExactScale(leather.Linear):
+    """A linear scale over exactly its domain: leather's rounds it out to its ticks, which would leave part of
+    a bar chart's width to values no bar has."""
+
+    def project(self, value, range_min, range_max):
+        share = (Decimal(value) - self._data_min) / (self._data_max - self._data_min)
+        return Decimal(range_min) + (Decimal(range_max) - Decimal(range_min)) * share
 
 
 def _text_on(background: str) -> str:
@@ -178,14 +231,20 @@ def _text_on(background: str) -> str:
     return INK if luminance > 0.179 else PAPER
 
 
-def _svg(chart: leather.Chart, height: int, title: str, description: str, key: str) -> Markup:
-    """The chart as an inline ``<svg>`` that fills its box's width, named for screen readers."""
+def _svg(chart: leather.Chart, height: int, title: str, description: str, key: str,
+         without: Optional[str] = None) -> Markup:
+    """The chart as an inline ``<svg>`` that fills its box's width, named for screen readers; ``without``:
+    the class of a part of leather's drawing left out (a bar chart's category axis, whose grid lines would
+    cross the labels written over the bars)."""
     root = ET.Element("svg", xmlns="http://www.w3.org/2000/svg", viewBox=f"0 0 {WIDTH} {height}", role="img")
     root.set("class", "chart")
     root.set("aria-labelledby", f"{key}-title {key}-desc")
     ET.SubElement(root, "title", id=f"{key}-title").text = title
     ET.SubElement(root, "desc", id=f"{key}-desc").text = description
     root.append(chart.to_svg_group(WIDTH, height))
+    for parent in list(root.iter()):
+        for child in [child for child in parent if without and child.get("class") == without]:
+            parent.remove(child)
     _round_numbers(root)
     return Markup(ET.tostring(root, encoding="unicode"))
 
@@ -248,15 +307,22 @@ def line_chart(key: str, title: str, series: Sequence[Series], lang: str, *, x_n
 
 
 def bar_chart(key: str, title: str, bars: Sequence[tuple], colour: str, lang: str, *, description: str) -> Markup:
-    """A horizontal bar chart of ``(label, value)`` pairs, each bar's value written on it."""
+    """A horizontal bar chart of ``(label, value)`` pairs, each label above its bar and each bar's value
+    written on it; the bars take the chart's whole width whatever the labels' length."""
     chart = leather.Chart()
     values = [value for _, value in bars] or [0]
-    chart.add_x_scale(min(values + [0]), max(values + [1]))
+    names = {str(index): wrapped(label) for index, (label, _) in enumerate(bars)}
+    lines = max((len(words) for words in names.values()), default=1)
+    longest = max((text_width(i18n.format_number(lang, value)) for value in values), default=0)
+    low, outside = min(values + [0]), longest + 15  # a short bar's value stands right of the zero line:
+    fits = -low * outside / (LABEL_ROOM - outside)  # the highest value that leaves it room there
+    chart.set_x_scale(ExactScale(low, max(values + [1, fits])))
     chart.add_x_axis(ticks=[0], tick_formatter=lambda value, index, count: "0", name=None)
-    chart.add_y_axis(name=None)
-    chart.add_series(leather.Series([(value, label) for label, value in reversed(bars)]),  # the first on top
-                     LabelledBars(colour, lambda value: i18n.format_number(lang, value)))
-    return _svg(chart, 16 + BAR_HEIGHT * max(1, len(bars)), title, description, key)
+    chart.add_y_axis(tick_formatter=lambda value, index, count: "", name=None)  # the labels stand over the bars
+    chart.add_series(leather.Series([(value, str(index)) for index, (_, value) in reversed(list(enumerate(bars)))]),
+                     LabelledBars(colour, lambda value: i18n.format_number(lang, value), names, lines))
+    return _svg(chart, 16 + (BAR_HEIGHT + LABEL_LINE * lines) * max(1, len(bars)), title, description, key,
+                without="axis left")
 
 
 @dataclasses.dataclass(frozen=True)

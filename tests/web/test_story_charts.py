@@ -117,6 +117,25 @@ def test_each_seat_is_drawn_in_its_players_colour_and_symbol_and_else_by_its_sea
     assert hearts, "Ana's points are marked with her heart"
 
 
+CLIPPED_TEXT = """() => [...document.querySelectorAll("svg.chart")].flatMap((chart) => {
+  const frame = chart.getBoundingClientRect();
+  return [...chart.querySelectorAll("text")].filter((text) => text.textContent.trim()).map((text) => {
+    const box = text.getBoundingClientRect();
+    return box.left < frame.left - 0.5 || box.right > frame.right + 0.5 || box.top < frame.top - 0.5
+      || box.bottom > frame.bottom + 0.5 ? `${text.textContent} ${Math.round(box.left)}-${Math.round(box.right)}`
+      + ` in ${Math.round(frame.left)}-${Math.round(frame.right)}` : null;
+  }).filter(Boolean);
+})"""
+"""Every word of every chart, measured in the browser's own glyphs: the texts whose box leaves their chart's."""
+BARS_SPAN = """() => [...document.querySelectorAll("svg.chart")].filter((chart) => chart.querySelector("g.bars rect"))
+  .map((chart) => {
+    const boxes = [...chart.querySelectorAll("g.bars rect")].map((bar) => bar.getBoundingClientRect());
+    return (Math.max(...boxes.map((box) => box.right)) - Math.min(...boxes.map((box) => box.left)))
+      / chart.getBoundingClientRect().width;
+  })"""
+"""Each bar chart's bars, from the leftmost to the rightmost end, as a share of the chart's width."""
+
+
 def test_the_replay_page_shows_the_charts_fitting_a_320_px_phone_in_every_language(served, browser):
     for language in i18n.LANGUAGES:
         context = browser.new_context(base_url=base_url(served), viewport={"width": 320, "height": 568},
@@ -128,6 +147,10 @@ def test_the_replay_page_shows_the_charts_fitting_a_320_px_phone_in_every_langua
         for figure in page.locator("#story svg.chart").all():
             box = figure.bounding_box()
             assert box["width"] > 250 and box["x"] >= 0 and box["x"] + box["width"] <= 320, (language, box)
+        clipped = page.evaluate(CLIPPED_TEXT)
+        assert not clipped, (language, clipped)
+        for span in page.evaluate(BARS_SPAN):  # long labels never narrow the bars
+            assert span > 0.8, (language, span)
         geometry = page.evaluate(OVERFLOW)
         assert geometry["scroll"] <= geometry["width"] and not geometry["over"], (language, geometry)
         context.close()
