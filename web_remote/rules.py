@@ -58,7 +58,7 @@ SECTIONS = {
         Section("setup", ("setup",), ("plate_taken", "plate_placed")),
         Section("action", ("action",), ("plate_taken", "sun_taken", "moon_taken", "chip_taken",
                                         "start_tile_taken")),
-        Section("draw", ("draw",), ("plate_drawn", "drawing_stopped")),
+        Section("draw", ("draw",), ("plate_drawn", "drawing_stopped", "score_floor")),
         Section("keep", ("keep",), ("plate_kept",)),
         Section("return", ("return",), ("plate_returned",)),
         Section("place", ("place",), ("plate_placed",)),

@@ -48,6 +48,14 @@ def test_every_decision_of_the_core_has_a_section_naming_only_what_the_core_has(
     assert {rules.section_of(game, decision) for decision in core.PENDING} <= {s.key for s in rules.SECTIONS[game]}
 
 
+@pytest.mark.parametrize("game", sorted(CORES))
+def test_every_scoring_event_of_the_core_is_explained_by_a_section_with_a_picture(game):
+    """A family can look up every way a score changes: each scoring kind is told by a section that draws a
+    real position (a section of a decision has its picture), and its reason quotes the numbers that section does."""
+    pictured = {event for section in rules.SECTIONS[game] if section.decisions for event in section.events}
+    assert CORES[game].SCORING_EVENTS <= pictured, CORES[game].SCORING_EVENTS - pictured
+
+
 @pytest.mark.parametrize("language", i18n.LANGUAGES)
 @pytest.mark.parametrize("game", sorted(CORES))
 def test_every_text_fills_in_all_its_numbers_in_every_language(game, language):
