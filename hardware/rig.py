@@ -97,6 +97,65 @@ class Seat:
 
 
 @dataclasses.dataclass(frozen=True)
+class Footprint:
+    """A box under the plate (the Pi, the LED supply): its size in mm and, if the file gives it, where it sits.
+
+    ``position`` is the top-left corner in mm from the LED field's top-left (table LED (0, 0));
+    None lets the build place it in the first free spot.
+    """
+
+    size: tuple[float, float]
+    position: Optional[tuple[float, float]] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Build:
+    """The table's physical sizes, in mm (the ``[build]`` section; docs/rig.md, "Building the table").
+
+    Positions of buttons are in the player's frame of their seat's panel: from the
+    middle of the panel's edge nearest the player, ``x`` to the player's right and
+    ``y`` towards the player. ``given`` tells whether the file has the section:
+    only then does ``load_rig`` check the geometry (``python -m hardware build-files``
+    checks the defaults), so rig files written before it still drive the table.
+    """
+
+    led_pitch_mm: float = 10.0
+    module_border_mm: float = 0.0
+    module_gap_mm: float = 0.0
+    panel_gap_mm: float = 30.0
+    border_mm: float = 40.0
+    plate_size_mm: Optional[tuple[float, float]] = None
+    plate_mm: float = 4.0
+    diffuser_mm: float = 3.0
+    grid_height_mm: float = 12.0
+    grid_wall_mm: float = 1.2
+    smd_clearance_mm: float = 1.0
+    cable_slot_mm: tuple[float, float] = (12.0, 4.0)
+    button_hole_mm: float = 30.0
+    mount_hole_mm: float = 3.4
+    min_web_mm: float = 8.0
+    frame_height_mm: float = 80.0
+    buttons: tuple[Mapping[str, tuple[float, float]], ...] = ()
+    host: tuple[float, float] = (0.0, 0.0)
+    pi: Footprint = Footprint((85.0, 56.0))
+    supply: Footprint = Footprint((160.0, 98.0))
+    given: bool = False
+    keys: frozenset[str] = frozenset()
+    """The keys the file sets (a refusal says when a default is at fault)."""
+
+
+def default_buttons(hole_mm: float) -> dict[str, tuple[float, float]]:
+    """The four buttons in a row in front of the panel, one and a half holes apart."""
+    spacing = 1.5 * hole_mm
+    return {name: ((index - 1.5) * spacing, hole_mm / 2 + 15.0) for index, name in enumerate(SEAT_BUTTONS)}
+
+
+def default_host(hole_mm: float) -> tuple[float, float]:
+    """HOST beside seat 0's row, to its player's right."""
+    return 3 * 1.5 * hole_mm, hole_mm / 2 + 15.0
+
+
+@dataclasses.dataclass(frozen=True)
 class Rig:
     """A validated rig description (see ``reference_rig.toml`` for every field's meaning)."""
 
@@ -115,6 +174,7 @@ class Rig:
     hold_s: float
     long_press: frozenset[str]
     source: str
+    build: Build = Build()
 
     def panel(self, name: str) -> Panel:
         """The panel called ``name``; ValueError naming the known panels otherwise."""
@@ -215,6 +275,17 @@ class _Table:
             raise RigError(f"{self.where(key)} must be one of {shown}, not {value!r}")
         return value
 
+    def lengths(self, key: str, low: float, high: float, default: Any = ...) -> tuple[float, float]:
+        """Two numbers in mm, like [85, 56]."""
+        value = self.raw(key, default)
+        if (
+            not isinstance(value, (list, tuple))
+            or len(value) != 2
+            or any(isinstance(v, bool) or not isinstance(v, (int, float)) or not low <= v <= high for v in value)
+        ):
+            raise RigError(f"{self.where(key)} must be two numbers from {low:g} to {high:g} (mm), like [85, 56], not {value!r}")
+        return (float(value[0]), float(value[1]))
+
     def pair(self, key: str, low: int, default: Any = ...) -> tuple[int, int]:
         value = self.raw(key, default)
         if (
@@ -270,6 +341,8 @@ def _build_rig(root: _Table, source: str) -> Rig:
     buttons.done()
 
     seats = tuple(_build_seat(table) for table in root.tables("seat"))
+    given = "build" in root.data
+    build = _build_build(_Table(root.raw("build", {}), "build"), len(seats), given)
     root.done()
 
     rig = Rig(
@@ -282,12 +355,74 @@ def _build_rig(root: _Table, source: str) -> Rig:
         hold_s=hold_ms / 1000,
         long_press=frozenset(long_press),
         source=source,
+        build=build,
         **settings,
     )
     _check_seats(rig)
     _check_pins(rig)
     _check_power(rig)
+    if given:
+        from hardware.construction.plan import plan_table  # the geometry of the build section; stdlib only
+
+        plan_table(rig)
     return rig
+
+
+def _build_build(table: _Table, seat_count: int, given: bool) -> Build:
+    """The ``[build]`` section's sizes; the geometry (overlaps, webs, the plate) is checked by the plan."""
+    number = table.number
+    hole = number("button_hole_mm", 10.0, 100.0, Build.button_hole_mm)
+    seat_tables = table.raw("seat", [])
+    if seat_tables and (not isinstance(seat_tables, list) or len(seat_tables) != seat_count):
+        raise RigError(f"build.seat must list one table per seat ({seat_count}), in seat order, not {seat_tables!r}")
+    buttons = []
+    for index in range(seat_count):
+        layout = default_buttons(hole)
+        if seat_tables:
+            seat = _Table(seat_tables[index], f"build.seat[{index}]")
+            layout = {name: seat.lengths(name, -2000.0, 2000.0, layout[name]) for name in SEAT_BUTTONS}
+            seat.done()
+        buttons.append(layout)
+    build = Build(
+        led_pitch_mm=number("led_pitch_mm", 2.0, 100.0, Build.led_pitch_mm),
+        module_border_mm=number("module_border_mm", 0.0, 50.0, Build.module_border_mm),
+        module_gap_mm=number("module_gap_mm", 0.0, 100.0, Build.module_gap_mm),
+        panel_gap_mm=number("panel_gap_mm", 0.0, 500.0, Build.panel_gap_mm),
+        border_mm=number("border_mm", 5.0, 500.0, Build.border_mm),
+        plate_size_mm=table.lengths("plate_size_mm", 50.0, 5000.0, None) if "plate_size_mm" in table.data else None,
+        plate_mm=number("plate_mm", 1.0, 30.0, Build.plate_mm),
+        diffuser_mm=number("diffuser_mm", 0.0, 10.0, Build.diffuser_mm),
+        grid_height_mm=number("grid_height_mm", 2.0, 50.0, Build.grid_height_mm),
+        grid_wall_mm=number("grid_wall_mm", 0.4, 5.0, Build.grid_wall_mm),
+        smd_clearance_mm=number("smd_clearance_mm", 0.0, 5.0, Build.smd_clearance_mm),
+        cable_slot_mm=table.lengths("cable_slot_mm", 0.0, 50.0, Build.cable_slot_mm),
+        button_hole_mm=hole,
+        mount_hole_mm=number("mount_hole_mm", 1.0, 10.0, Build.mount_hole_mm),
+        min_web_mm=number("min_web_mm", 1.0, 100.0, Build.min_web_mm),
+        frame_height_mm=number("frame_height_mm", 20.0, 500.0, Build.frame_height_mm),
+        buttons=tuple(buttons),
+        host=table.lengths("host", -2000.0, 2000.0, default_host(hole)),
+        pi=_build_footprint(table, "pi", Build.pi),
+        supply=_build_footprint(table, "supply", Build.supply),
+        given=given,
+        keys=frozenset(table.data),
+    )
+    table.done()
+    if build.grid_wall_mm >= build.led_pitch_mm / 2:
+        raise RigError(f"build.grid_wall_mm ({build.grid_wall_mm:g}) must be under half of build.led_pitch_mm ({build.led_pitch_mm:g})")
+    if build.smd_clearance_mm + build.cable_slot_mm[1] >= build.grid_height_mm:
+        raise RigError(f"build.grid_height_mm ({build.grid_height_mm:g}) must exceed build.smd_clearance_mm and the cable slot's height")
+    return build
+
+
+def _build_footprint(parent: _Table, key: str, default: Footprint) -> Footprint:
+    table = _Table(parent.raw(key, {}), parent.where(key))
+    footprint = Footprint(
+        size=table.lengths("size", 10.0, 2000.0, default.size),
+        position=table.lengths("position", -5000.0, 5000.0, None) if "position" in table.data else None,
+    )
+    table.done()
+    return footprint
 
 
 def _build_panel(table: _Table, channel_count: int) -> Panel:
