@@ -51,9 +51,10 @@ def parse_flag(text: str) -> tuple:
 def build_parser(addons=()) -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(prog="azul-table", description=DESCRIPTION, epilog=HELP)
-    parser.add_argument("command", nargs="?", choices=("play", "doctor"), default="play",
-                        help="play (the default), or doctor: check this machine against the rig file, one line "
-                             "each, with what to change")
+    parser.add_argument("command", nargs="?", choices=("play", "doctor", "build-files"), default="play",
+                        help="play (the default); doctor: check this machine against the rig file, one line "
+                             "each, with what to change; build-files --out DIR [--paper a4|letter]: write the "
+                             "files to build the table (plate, grids, template, cut list; the build extra)")
     parser.add_argument("--rig", help="rig file (TOML); default: the shipped reference rig")
     parser.add_argument("--game", choices=sorted(games.GAMES), default="duel")
     parser.add_argument("--seats", type=parse_seats, default=None,
@@ -157,6 +158,11 @@ def main(argv=None, addons=()) -> int:
     ``addons`` plug things in beside the table: each has ``add_arguments(parser)``
     and ``start(args, table)``, which returns something to ``close()`` at the end, or None.
     """
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    if arguments[:1] == ["build-files"]:  # its own options, as python -m hardware takes them
+        from hardware.__main__ import main as rig_tools
+
+        return rig_tools(arguments)
     args = build_parser(addons).parse_args(argv)
     if args.command == "doctor":
         return doctor(args, addons)

@@ -4,6 +4,8 @@
 - ``walk``: light the LEDs one after another in wire order, to check chain order and wiring.
 - ``buttons``: print every button event until Ctrl-C.
 - ``docs DIR``: write the wiring diagram and the orientation snapshot into DIR and print the pin table.
+- ``build-files --out DIR [--paper a4|letter]``: write the files to build the table itself (plate, grids,
+  template, cut list, picture; needs the ``build`` extra).
 - ``backend``: print the LED backend this board and rig file get, and ``root`` or ``user``: who may drive it
   (``make install`` runs the service as root only when it must).
 
@@ -24,13 +26,24 @@ from hardware.wiring import pin_table, wiring_png
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m hardware", description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=("pattern", "walk", "buttons", "docs", "backend"))
+    parser.add_argument("command", choices=("pattern", "walk", "buttons", "docs", "backend", "build-files"))
     parser.add_argument("directory", nargs="?", default="docs/img", help="where 'docs' writes its pictures")
     parser.add_argument("--rig", help="rig file (default: the reference rig)")
     parser.add_argument("--device-tree", type=Path, help="'backend': device tree directory (default: /proc/device-tree)")
+    parser.add_argument("--out", type=Path, default=Path("table-build"), help="'build-files': folder to write into")
+    parser.add_argument("--paper", choices=("a4", "letter"), default="a4", help="'build-files': the template's paper")
     parser.add_argument("--fps", type=float, default=30.0, help="frames per second for 'walk'")
     options = parser.parse_args(argv)
-    rig = load_rig(options.rig)
+    try:
+        rig = load_rig(options.rig)
+    except ValueError as error:
+        print(f"python -m hardware: {error}", file=sys.stderr)
+        return 1
+
+    if options.command == "build-files":
+        from hardware.construction.files import main as build_files
+
+        return build_files(rig, options.out, options.paper)
 
     if options.command == "backend":
         backend = resolve_backend(rig, model=Machine(device_tree=options.device_tree).model())
