@@ -35,6 +35,12 @@ START_TILE_PENALTY = 2
 """What the Duel's starting-player tile costs its holder at the end of a round."""
 KEPT_TILES = 4
 """How many tiles a Summer Pavilion player keeps on the corners after passing (S6)."""
+OBJECTIVE_POINTS = {"horizontal": 3, "colourful": 4, "vertical": 7, "outer": 1, "diagonals": 10,
+                    "corner_top": 3, "corner_bottom": 8, "wild": 2, "special": 3}
+"""What each Duel objective counts (rules 1.3): per row, column, covered edge space, diagonal, top and bottom
+corner plate, wild space (all of them covered) and, as a cost, empty special space; the test checks it
+against the core's final scoring."""
+EDGE_SPACES = 4 * 6 - 4  # the spaces on the edge of a 6 x 6 dome
 PICTURE_SEEDS = range(40)  # games played until each decision kind has a picture
 CHOICES_LISTED = 6  # options named under a picture
 RANDOM_SHARE = 0.3  # of the moves in those games chosen at random
@@ -44,11 +50,12 @@ RANDOM_SHARE = 0.3  # of the moves in those games chosen at random
 class Section:
     """One section of a rules page: ``key`` names its anchor and its strings (``rules.GAME.KEY.title`` and
     ``.text``); ``decisions`` are the pending kinds it explains (the first has the picture); ``events``
-    the event kinds its text tells of."""
+    the event kinds its text tells of; ``objective`` the Duel objective it explains."""
 
     key: str
     decisions: tuple = ()
     events: tuple = ()
+    objective: str = ""  # a Duel objective: its picture is a finished game that scored it
 
 
 SECTIONS = {
@@ -67,6 +74,7 @@ SECTIONS = {
         Section("pay", ("pay",), ("chips_paid", "chips_not_paid")),
         Section("tile", ("tile",), ("tile_laid", "special_laid", "line_broken")),
         Section("end", ("over",), ("objective_scored", "game_over")),
+        *(Section(f"objective_{name}", events=("objective_scored",), objective=name) for name in duel.OBJECTIVES),
     ),
     "pavilion": (
         Section("goal", events=("star_scored", "number_scored")),
@@ -90,7 +98,8 @@ def fields(game: str, lang: str) -> dict:
     """The numbers and names the texts quote, from the rules cores."""
     if game == "duel":
         return {"rounds": duel.ROUNDS, "objectives": 3, "penalties": ", ".join(map(str, BROKEN_PENALTIES)),
-                "most": sum(BROKEN_PENALTIES), "start_tile": START_TILE_PENALTY}
+                "most": sum(BROKEN_PENALTIES), "start_tile": START_TILE_PENALTY, "edge": EDGE_SPACES,
+                **{f"obj_{name}": points for name, points in OBJECTIVE_POINTS.items()}}
     board = pavilion.BOARD
     stars = {letter: points for letter, _, points, _, _ in board["stars"]}
     return {"rounds": pavilion.ROUNDS, "keep": KEPT_TILES,
@@ -143,6 +152,40 @@ def picture(game: str, pending: str, lang: str) -> dict:
     return drawn
 
 
+@functools.cache
+def objective_position(objective: str):
+    """A finished Duel, played by the heuristic player from a fixed seed with ``objective`` in play, in
+    which it scored for someone (else the last one tried): (game, seats)."""
+    tablet = duel.OBJECTIVES.index(objective) // 2
+    others = [duel.OBJECTIVES[2 * other] for other in range(4) if other != tablet][:2]
+    seats = tuple(Seat("ai", name) for name in ("Ana", "Ben"))
+    for seed in PICTURE_SEEDS:
+        played, chooser = duel.Game(seed=seed, objectives=[objective, *others]), random.Random(seed)
+        while not played.is_over():
+            played.push(heuristic_move(played, chooser))
+        if any(dict(played.objective_progress())[objective]):
+            break
+    return played, seats
+
+
+def objective_picture(objective: str, lang: str) -> dict:
+    """What ``board.js`` draws for an objective's section: the finished game's domes, and each player's
+    points for the objective in words."""
+    position, seats = objective_position(objective)
+    points = dict(position.objective_progress())[objective]
+    values = ", ".join(f"{seat.name}: {i18n.format_points(lang, value)}" for seat, value in zip(seats, points))
+    return {"game": "duel", "state": games.spec("duel").public(position.to_dict()), "game_id": f"rules-{objective}",
+            "seats": [{"name": seat.name} for seat in seats], "current_player": None, "last": None,
+            "options": [], "preview": None, "caption": i18n.translate(lang, "rules.objective_picture", values=values)}
+
+
+def section_picture(game: str, section: Section, lang: str):
+    """The picture of ``section``: its first decision's position, an objective's finished game, or none."""
+    if section.objective:
+        return objective_picture(section.objective, lang)
+    return picture(game, section.decisions[0], lang) if section.decisions else None
+
+
 @bp.get("/")
 def index():
     """Both games' rules pages."""
@@ -172,6 +215,5 @@ def rules(game: str):
         raise BadRequest("error.invalid_field", field="game")
     lang = language()
     quoted = fields(game, lang)
-    sections = [(section, picture(game, section.decisions[0], lang) if section.decisions else None)
-                for section in SECTIONS[game]]
+    sections = [(section, section_picture(game, section, lang)) for section in SECTIONS[game]]
     return page("rules/rules.html", game=game, sections=sections, fields=quoted)

@@ -83,6 +83,36 @@ def test_the_duel_broken_tile_penalties_quoted_are_the_cores():
     assert seen == {1, 2, 3, 4}
 
 
+def test_the_duel_objective_points_quoted_are_the_cores():
+    """Over finished games with each objective in play, every value the core scored is a whole number of the
+    quoted unit (rows, columns, edge spaces, wild spaces, empty special spaces), a sum of the quoted corner
+    values, or of the quoted diagonal value, and the unit itself comes up."""
+    from math import gcd
+
+    points = rules.OBJECTIVE_POINTS
+    units = {"horizontal": points["horizontal"], "colourful": points["colourful"], "vertical": points["vertical"],
+             "outer": points["outer"], "wild": points["wild"], "special": points["special"]}
+    corners = {a + b + c + d for a in (0, points["corner_top"]) for b in (0, points["corner_top"])
+               for c in (0, points["corner_bottom"]) for d in (0, points["corner_bottom"])}
+    seen = {objective: set() for objective in duel.OBJECTIVES}
+    for seed in range(30):
+        for first in range(4):  # one side of each tablet in turn, the rest from the other tablets
+            named = [duel.OBJECTIVES[2 * first + seed % 2]] + [duel.OBJECTIVES[2 * t + (seed // 2) % 2]
+                                                               for t in range(4) if t != first][:2]
+            played, chooser = duel.Game(seed=seed, objectives=named), random.Random(seed)
+            while not played.is_over():
+                played.push(heuristic_move(played, chooser))
+            for objective, values in played.objective_progress():
+                seen[objective].update(values)
+    for objective, unit in units.items():
+        values = {abs(value) for value in seen[objective] if value}
+        assert values and gcd(*values) == unit, (objective, seen[objective])
+        assert all(value <= 0 for value in seen["special"]) and all(value >= 0 for value in seen[objective] if objective != "special")
+    assert seen["corners"] <= corners and len(seen["corners"]) > 1, seen["corners"]
+    assert seen["diagonals"] <= {0, points["diagonals"], 2 * points["diagonals"]}, seen["diagonals"]
+    assert max(seen["outer"]) <= rules.EDGE_SPACES * points["outer"]
+
+
 def test_the_summer_pavilion_tiles_kept_quoted_are_the_cores():
     """No pass keeps more than the tiles quoted, and some pass keeps exactly that many."""
     most = 0
@@ -130,7 +160,16 @@ def test_the_page_has_an_anchor_for_every_decision_and_a_picture_for_each(served
     html = unescape(fetched(served, f"/rules/{game}", "it"))
     for decision in CORES[game].PENDING:
         assert re.search(rf'id="{decision}"', html), decision
-    assert html.count('class="rules-board"') == len(CORES[game].PENDING)
+    objectives = duel.OBJECTIVES if game == "duel" else ()
+    assert html.count('class="rules-board"') == len(CORES[game].PENDING) + len(objectives)
+    for objective in objectives:  # each objective's own section, its picture and what it scored there
+        section = f"objective_{objective}"
+        assert re.search(rf'<section class="rules-section" id="{section}"', html), objective
+        assert f'data-picture="{section}"' in html
+        assert i18n.translate("it", f"rules.duel.{section}.text", **rules.fields("duel", "it")) in html
+        position, seats = rules.objective_position(objective)
+        points = dict(position.objective_progress())[objective]
+        assert f"{seats[1].name}: {i18n.format_points('it', points[1])}" in html
     position, _ = rules.picture_positions(game)[CORES[game].PENDING[0]]
     first = i18n.option_label("it", game, str(position.legal_moves()[0]))
     assert i18n.translate("it", "rules.choices", choices="").rstrip(".") in html and first in html
