@@ -20,6 +20,7 @@ picture, scores, moves), a page of moves at a time, so their size stays
 bounded whatever the record.
 """
 import dataclasses
+import datetime
 import functools
 import itertools
 import re
@@ -157,28 +158,70 @@ def player_name(lang: str, profile) -> str:
 
 
 def chosen_games() -> dict:
-    """The list's choice from the query: ``player`` (a profile id) and ``game``, each only when given.
+    """The list's choice from the query, each only when given: ``player`` and ``opponent`` (profile ids: the
+    games they sat at together), ``game``, ``seats`` (2-4) and the days the games ended ``since`` and ``until``
+    (``YYYY-MM-DD``, both included).
 
-    :raise BadRequest: not a number or not a game; :raise ProfileError: 404 for no such player.
+    :raise BadRequest: not a number, a game, a seat count or a day, or an opponent who is the player;
+    :raise ProfileError: 404 for no such player.
     """
     chosen = {}
-    player, game = request.args.get("player", ""), request.args.get("game", "")
-    if player:
-        if not re.fullmatch(r"[0-9]{1,10}", player) or not 0 < int(player) <= MAX_GAME_ID:
-            raise BadRequest("history.bad_filter")
-        chosen["player"] = journal().players.get(int(player)).id
+    for name in ("player", "opponent"):
+        value = request.args.get(name, "")
+        if value:
+            if not re.fullmatch(r"[0-9]{1,10}", value) or not 0 < int(value) <= MAX_GAME_ID:
+                raise BadRequest("history.bad_filter")
+            chosen[name] = journal().players.get(int(value)).id
+    if "opponent" in chosen and chosen["opponent"] == chosen.get("player"):
+        raise BadRequest("history.bad_filter")
+    game, seats = request.args.get("game", ""), request.args.get("seats", "")
     if game:
         if game not in games.GAMES:
             raise BadRequest("history.bad_filter")
         chosen["game"] = game
+    if seats:
+        if seats not in SEAT_COUNTS:
+            raise BadRequest("history.bad_filter")
+        chosen["seats"] = int(seats)
+    for name in ("since", "until"):
+        value = request.args.get(name, "")
+        if value:
+            try:
+                chosen[name] = datetime.date.fromisoformat(value).isoformat() if re.fullmatch(
+                    r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value) else None
+            except ValueError:
+                chosen[name] = None
+            if chosen[name] is None:
+                raise BadRequest("history.bad_filter")
     return chosen
 
 
+SEAT_COUNTS = ("2", "3", "4")  # the seat counts the list can be chosen by
+
+
+def ended(summary) -> str:
+    """When a game ended (a running or stopped one: when it started), as a UTC ISO time that sorts: an imported
+    game by its record's own times, whatever their offset."""
+    for text in (summary.finished, summary.started):
+        try:
+            moment = datetime.datetime.fromisoformat(text)
+        except (TypeError, ValueError):
+            continue
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=datetime.timezone.utc)
+        return moment.astimezone(datetime.timezone.utc).isoformat(timespec="seconds")
+    return ""
+
+
 def chosen_summaries(chosen: dict) -> list:
-    """The journal's games, newest first, of the chosen player and game."""
-    return [summary for summary in journal().games()
-            if ("player" not in chosen or chosen["player"] in summary.profiles)
-            and ("game" not in chosen or summary.game == chosen["game"])]
+    """The journal's games of the choice (:func:`chosen_games`), the last to end first."""
+    return sorted((summary for summary in journal().games()
+                   if all(chosen[name] in summary.profiles for name in ("player", "opponent") if name in chosen)
+                   and ("game" not in chosen or summary.game == chosen["game"])
+                   and ("seats" not in chosen or len(summary.players) == chosen["seats"])
+                   and ("since" not in chosen or ended(summary)[:10] >= chosen["since"])
+                   and ("until" not in chosen or ended(summary)[:10] <= chosen["until"])),
+                  key=lambda summary: (ended(summary), summary.id), reverse=True)
 
 
 @bp.get("/")
@@ -190,10 +233,12 @@ def index():
     kept, lang = journal(), language()
     everyone = sorted(kept.players.all(), key=lambda profile: (profile.is_computer, profile.name.casefold(),
                                                                profile.level or ""))
-    return page("history/index.html", games=chosen_summaries(chosen), leds=attached_display() is not None,
+    listed = [(summary, shown_names(summary.players, lang, summary.levels), ended(summary))
+              for summary in chosen_summaries(chosen)]
+    return page("history/index.html", games=listed, leds=attached_display() is not None,
                 chosen=chosen, people=[(profile.id, player_name(lang, profile)) for profile in everyone],
-                game_names=list(games.GAMES), counts=kept.ratings.choices(),
-                max_rows=i18n.format_number(lang, exports.MAX_GAMES))
+                game_names=list(games.GAMES), seat_counts=[int(count) for count in SEAT_COUNTS],
+                counts=kept.ratings.choices(), max_rows=i18n.format_number(lang, exports.MAX_GAMES))
 
 
 def exported_games(chosen: dict, lang: str) -> tuple:

@@ -329,7 +329,11 @@ MESSAGES = {
     "hint.thinking": N_("Thinking…"),
 
     "history.bad_record": N_("This record cannot be imported: {reason}"),
-    "history.bad_filter": N_("Choose the player and the game from the lists."),
+    "history.against": N_("Against"),
+    "history.any_seats": N_("Any number"),
+    "history.anyone": N_("Anyone"),
+    "history.bad_filter": N_("Choose the players, the game and the number of players from the lists, and days as "
+                             "YYYY-MM-DD."),
     "history.counted": N_("Saved: the ratings are worked out again."),
     "history.counts": N_("Counts for the ratings"),
     "history.damaged": N_("(damaged in the journal)"),
@@ -370,7 +374,9 @@ MESSAGES = {
     "history.replay": N_("Replay"),
     "history.replay_title": N_("Replay of game {n}"),
     "history.slider": N_("Move of the game"),
+    "history.seats": N_("Players at the table"),
     "history.show": N_("Show"),
+    "history.since": N_("Ended from"),
     "history.show_live": N_("Show the live game on the table"),
     "history.show_move": N_("Show this move on the table"),
     "history.shown_live": N_("The table shows the live game again."),
@@ -378,6 +384,7 @@ MESSAGES = {
     "history.title": N_("Past games"),
     "history.too_large": N_("The file is larger than {mb} MB: it is not a game record."),
     "history.undone": N_("taken back: {n}"),
+    "history.until": N_("Ended until"),
     "history.unfinished": N_("(unfinished)"),
     "history.unfinished_record": N_("Game {n} is not finished: its record holds what the rules hide (the plates and "
                                     "tiles still to come), so it can be downloaded once the game is over."),

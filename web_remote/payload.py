@@ -25,7 +25,7 @@ def build(snapshot, language: str) -> dict:
     game = setup.game
     t = functools.partial(i18n.translate, language)
     first = max(0, len(snapshot.history) - HISTORY_SHOWN)
-    names = [seat.name or t("seat.default", n=index + 1) for index, seat in enumerate(setup.seats)]
+    names = i18n.seat_names(language, setup.seats)
     last = last_events(snapshot.last_events, game, snapshot.state)
     previews = [preview_events(events, game, snapshot.state) for events in snapshot.previews]
     return {
