@@ -333,6 +333,8 @@ def _check_webs(rig: Rig, windows: list[Window], holes: list[Hole]) -> None:
             gap = _gap(rect_a, hole_a, rect_b, hole_b)
             if gap < web - 1e-9:
                 key = key_b if hole_b is not None else key_a
+                if hole_a is None and hole_b is None:  # two windows: the panels sit too close
+                    key_b = key = f"build.panel_gap_mm (between {key_a} and {key_b})"
                 what = "overlaps" if gap < 0 else f"leaves {gap:.1f} mm of plate next to"
                 raise RigError(f"{key}: {name_b if key is key_b else name_a} {what} "
                                f"{name_a if key is key_b else name_b}; build.min_web_mm asks for {web:g} mm")
