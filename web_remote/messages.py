@@ -546,6 +546,8 @@ MESSAGES = {
     "learn.close": N_("Got it"),
     "learn.final_scoring": N_("The final scoring"),
     "learn.more": N_("More about this in the rules"),
+    "learn.objective_now": N_("Toward it so far: {values}."),
+    "learn.objectives": N_("The objectives of this game: they score at its end"),
     "learn.round_over": N_("Round {n} is over: what scored"),
     "learn.why": N_("Why"),
     "learn.why.duel.objective_scored": N_("Each objective in play scores at the end of the game."),

@@ -24,7 +24,7 @@ from core_ext.ai.baselines import heuristic_move
 from firmware_py import games
 from firmware_py.session import Seat, Setup
 from web_remote import i18n, payload
-from web_remote.guards import BadRequest, language
+from web_remote.guards import BadRequest, language, service
 from web_remote.pages import page
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
@@ -42,6 +42,9 @@ corner plate, wild space (all of them covered) and, as a cost, empty special spa
 against the core's final scoring."""
 EDGE_SPACES = 4 * 6 - 4  # the spaces on the edge of a 6 x 6 dome
 PICTURE_SEEDS = range(40)  # games played until each decision kind has a picture
+OBJECTIVES_TAUGHT = "action"
+"""The Duel decision whose first-game explanation also teaches the objectives in play: every player meets it
+in round 1, long before the final scoring counts them."""
 CHOICES_LISTED = 6  # options named under a picture
 RANDOM_SHARE = 0.3  # of the moves in those games chosen at random
 
@@ -205,7 +208,19 @@ def explain(game: str, kind: str):
     if kind not in games.spec(game).module.PENDING:
         raise BadRequest("error.invalid_field", field="kind")
     lang = language()
-    return page("rules/explain.html", game=game, kind=kind, section=section_of(game, kind), fields=fields(game, lang))
+    return page("rules/explain.html", game=game, kind=kind, section=section_of(game, kind), fields=fields(game, lang),
+                objectives=objectives_in_play(lang) if (game, kind) == ("duel", OBJECTIVES_TAUGHT) else [])
+
+
+def objectives_in_play(lang: str) -> list:
+    """The running Duel's objectives: (section, each player's points toward it now in words)."""
+    snapshot = service().current()
+    if snapshot.setup.game != "duel":
+        return []
+    names = [seat.name for seat in snapshot.setup.seats]
+    return [(f"objective_{objective}", ", ".join(f"{name}: {i18n.format_points(lang, value)}"
+                                                 for name, value in zip(names, points)))
+            for objective, points in snapshot.progress]
 
 
 @bp.get("/<game>")

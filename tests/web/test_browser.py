@@ -13,7 +13,7 @@ import pytest
 from firmware_py.session import Play, Seat, Session, Setup
 from firmware_py.table import Table
 from tests.web.conftest import host_code
-from web_remote import runner
+from web_remote import i18n, runner
 from web_remote.service import RemoteService
 
 CHROMIUM = "/usr/bin/chromium"
@@ -116,7 +116,7 @@ def test_phones_set_up_join_and_play_a_duel_by_tapping(browser, table):
         wait_until(lambda: len(session.snapshot.history) == len(before.history) + 1)
         after = session.snapshot
         assert after.history[-1] == (mover, chosen)
-        expect(watcher.locator("#history li").first).to_contain_text(chosen)
+        expect(watcher.locator("#history li").first).to_contain_text(i18n.option_label("en", after.setup.game, chosen))
         for seat, score in enumerate(after.scores):
             expect(watcher.locator(f"#scoreboard tr[data-seat='{seat}'] .score")).to_have_text(str(score))
         if after.current_player is not None:
@@ -167,5 +167,5 @@ def test_beyond_the_stream_caps_the_live_page_follows_the_game_by_polling(browse
     seat = session.snapshot.current_player
     option = session.snapshot.options[0]
     session.call(Play(seat, option))
-    expect(page.locator("#history li").first).to_contain_text(option)
+    expect(page.locator("#history li").first).to_contain_text(i18n.option_label("en", session.snapshot.setup.game, option))
     expect(page.locator("#connection")).to_have_class(re.compile("polling"))

@@ -89,6 +89,37 @@ def test_each_decision_has_its_explanation_linked_to_its_rules_section(finished,
         refused.value.close()
 
 
+def test_the_first_explanation_of_a_duel_turn_teaches_the_objectives_in_play_with_their_values(finished):
+    """Every Duel player meets the action decision in round 1: its explanation names each objective in play,
+    what it counts, each player's points toward it now, and links to its own rules section."""
+    snapshot = finished.service.current()
+    html = fetched(finished, f"/rules/duel/explain/{rules.OBJECTIVES_TAUGHT}", "it")
+    quoted = rules.fields("duel", "it")
+    assert len(snapshot.progress) == 3
+    for objective, points in snapshot.progress:
+        section = f"objective_{objective}"
+        assert f'href="/rules/duel#{section}"' in html
+        assert i18n.translate("it", f"rules.duel.{section}.title") in html
+        assert i18n.translate("it", f"rules.duel.{section}.text", **quoted) in html
+        values = ", ".join(f"{name}: {i18n.format_points('it', value)}" for name, value in zip(("Ana", "Bo"), points))
+        assert i18n.translate("it", "learn.objective_now", values=values) in html
+    assert "/rules/duel#objective_" not in fetched(finished, "/rules/duel/explain/line", "it")
+    assert "/rules/duel#objective_" not in fetched(finished, "/rules/pavilion/explain/draft", "it")
+
+
+@pytest.mark.parametrize("game", sorted(CORES))
+def test_a_past_games_move_list_shows_words_not_notation(finished, game):
+    """A family reads the moves of a past game as words ("took 2 red tiles..."), never as "G@G1" or "$K+RT"."""
+    record = finished.service.session.journal.export(finished.ids[game])
+    html = fetched(finished, f"/history/{finished.ids[game]}?ply=5", "pt")
+    listed = html.split('id="moves"')[1].split("</ol>")[0]
+    shown = re.sub(r"<[^>]*>", " ", listed)
+    for notation in record.moves[:5]:
+        label = i18n.option_label("pt", game, notation)
+        assert label in shown
+        assert not re.search(rf"(?<![\w]){re.escape(notation)}(?![\w])", shown.replace(label, " ")), notation
+
+
 @pytest.mark.parametrize("game", sorted(CORES))
 def test_each_rounds_scoring_adds_up_and_says_why(finished, game):
     record = finished.service.session.journal.export(finished.ids[game])
@@ -157,12 +188,12 @@ def wait_overlay(page, title):
 
 
 @browser_only
-@pytest.mark.parametrize("game, language", [("duel", "en"), ("pavilion", "it")])
+@pytest.mark.parametrize("game, language", [("duel", "it"), ("pavilion", "pt")])
 def test_a_whole_first_game_explains_each_decision_once_at_its_moment_and_each_rounds_scoring(learner, game, language):
     running, page = learner(game, language)
     session = running.session
     chooser = random.Random(3)
-    explained, rounds_told = [], []
+    explained, rounds_told, objectives_taught = [], [], False
     while not session.snapshot.over:
         snapshot = session.snapshot
         shown_version(page, snapshot.version)
@@ -176,6 +207,12 @@ def test_a_whole_first_game_explains_each_decision_once_at_its_moment_and_each_r
             expected = i18n.translate(language, f"rules.{game}.{section}.title")
             if snapshot.pending not in explained:
                 wait_overlay(page, expected)
+                if (game, snapshot.pending) == ("duel", rules.OBJECTIVES_TAUGHT):  # round 1: before they score
+                    assert session.game.round == 1
+                    links = page.locator(".learn-objectives a")
+                    assert links.count() == len(session.game.objectives) == 3
+                    assert all(link.bounding_box()["height"] >= 44 for link in links.all())
+                    objectives_taught = True
                 board = page.locator("#learn-board")
                 assert board.locator(".hit.legal").count() >= (0 if (game, snapshot.pending) == ("pavilion", "pay") else 1)
                 explained.append(snapshot.pending)
@@ -186,6 +223,7 @@ def test_a_whole_first_game_explains_each_decision_once_at_its_moment_and_each_r
         move = chooser.choice(snapshot.options) if chooser.random() < 0.3 else str(heuristic_move(session.game, chooser))
         session.call(Play(snapshot.current_player, move))
     assert len(explained) == len(set(explained)) >= 4
+    assert objectives_taught or game != "duel"
     shown_version(page, session.snapshot.version)
     rounds = CORES[game].ROUNDS
     wait_overlay(page, i18n.translate(language, "learn.round_over", n=rounds))

@@ -138,7 +138,6 @@
     const buttons = payload.options.map((option) => {
       const button = element("button", { type: "button", class: "option big", "data-option": option.notation });
       button.appendChild(element("span", { class: "option-label" }, option.label));
-      button.appendChild(element("span", { class: "notation" }, option.notation));
       return button;
     });
     buttons.forEach((button) => button.addEventListener("click", () => play(button.dataset.option, buttons)));
@@ -288,6 +287,7 @@
     total.appendChild(element("th", {}, t("over.total")));
     payload.seats.forEach((seat) => total.appendChild(element("th", { class: "score" }, String(seat.score))));
     $("breakdown").replaceChildren(head, ...rows, total);
+    $("breakdown").dataset.seats = String(payload.seats.length);
     $("rating-changes").hidden = !payload.ratings.length;
     $("rating-list").replaceChildren(...payload.ratings.map((change) => element("li", {}, change.words)));
   }
@@ -313,8 +313,7 @@
     const items = payload.history.slice().reverse().map((entry) => {
       const item = element("li", { value: entry.number });
       item.appendChild(element("span", { class: "who" }, `${seatName(entry.seat)}: `));
-      item.appendChild(element("span", { class: "notation" }, entry.notation));
-      item.appendChild(element("span", { class: "move-label" }, ` (${entry.label})`));
+      item.appendChild(element("span", { class: "move-label" }, entry.label));
       return item;
     });
     $("history").replaceChildren(...items);
