@@ -446,7 +446,7 @@ class Journal:
         """Link a new game's seats to their players: the computer's to its level, the others as set up."""
         for seat, played in enumerate(setup.seats):
             if played.kind == "ai":
-                self.players.link_in(db, game_id, seat, self.players.computer_in(db, played.level))
+                self.players.link_in(db, game_id, seat, self.players.computer_in(db, played.level), computer=True)
             elif played.player is not None:
                 self.players.link_in(db, game_id, seat, played.player)
 

@@ -180,52 +180,55 @@ class Players:
 
     def update(self, player_id, *, name=None, colour=None, symbol=None, languages=None) -> Profile:
         """Rename a person, or change their colour, symbol or languages; every game of theirs shows the change."""
-        profile = self.get(player_id)
-        if profile.is_computer and name is not None:
-            raise ProfileError("players.computer_name", "the computer players are named by their level")
-        name = profile.name if name is None else clean_name(name)
-        colour = _choice(colour, COLOURS, "colour", profile.colour)
-        symbol = _choice(symbol, SYMBOLS, "symbol", profile.symbol)
-        languages = profile.languages if languages is None else clean_languages(languages)
         with self._journal.writing("change the player") as db:
+            profile = self.get(player_id)  # inside the transaction: a merge cannot remove it meanwhile
+            if profile.is_computer and (name, colour, symbol) != (None, None, None):
+                raise ProfileError("players.computer_look", "the computer players keep their level's name and look")
+            name = profile.name if name is None else clean_name(name)
+            colour = _choice(colour, COLOURS, "colour", profile.colour)
+            symbol = _choice(symbol, SYMBOLS, "symbol", profile.symbol)
+            languages = profile.languages if languages is None else clean_languages(languages)
             if name_key(name) != name_key(profile.name):
                 self._check_free(db, name)
             db.execute("UPDATE players SET name = ?, name_key = ?, colour = ?, symbol = ?, languages = ? WHERE id = ?",
                        (name, name_key(name) if not profile.is_computer else None, colour, symbol,
                         json.dumps(list(languages)), player_id))
-        return self.get(player_id)
+            return self.get(player_id)
 
     def merge(self, kept_id, merged_id) -> Profile:
         """Make ``merged_id`` the same person as ``kept_id``: its games become the kept profile's, it is removed,
-        and the ratings are worked out again. :raise ProfileError: the same profile, a computer, or two
-        profiles that played each other (one person cannot have sat in two seats)."""
-        kept, merged = self.get(kept_id), self.get(merged_id)
-        if kept.id == merged.id:
-            raise ProfileError("players.merge_self", "a player cannot be merged with themselves", status=400)
-        if kept.is_computer or merged.is_computer:
-            raise ProfileError("players.merge_computer", "the computer players cannot be merged")
+        and the ratings are worked out again, all in one transaction whatever either played. Both profiles are
+        read inside it, so two merges at once (x into y, y into x) are one after the other: the second finds
+        its profile gone. :raise ProfileError: the same profile, a computer, or two profiles that played each
+        other (one person cannot have sat in two seats)."""
         with self._journal.writing("merge the players") as db:
+            kept, merged = self.get(kept_id), self.get(merged_id)
+            if kept.id == merged.id:
+                raise ProfileError("players.merge_self", "a player cannot be merged with themselves", status=400)
+            if kept.is_computer or merged.is_computer:
+                raise ProfileError("players.merge_computer", "the computer players cannot be merged")
             shared = db.execute(
                 "SELECT a.game_id FROM seat_players a JOIN seat_players b ON a.game_id = b.game_id"
-                " WHERE a.player_id = ? AND b.player_id = ? ORDER BY a.game_id LIMIT 1", (kept.id, merged.id)).fetchone()
+                " WHERE a.player_id = ? AND b.player_id = ? ORDER BY a.game_id LIMIT 1",
+                (kept.id, merged.id)).fetchone()
             if shared is not None:
                 raise ProfileError("players.played_each_other",
                                    f"{kept.name} and {merged.name} played each other in game {shared[0]}",
                                    kept=kept.name, merged=merged.name, n=shared[0])
             db.execute("UPDATE seat_players SET player_id = ? WHERE player_id = ?", (kept.id, merged.id))
+            self._journal.ratings.recompute_in(db)  # no rating row names the merged profile after this
             db.execute("DELETE FROM players WHERE id = ?", (merged.id,))
-            self._journal.ratings.recompute_in(db)
-        return self.get(kept.id)
+            return self.get(kept.id)  # as committed: a merge right after cannot turn this one into a 404
 
     def attach(self, name: str, player_id) -> int:
         """Link every unlinked seat of past games named ``name`` (played by a person) to a profile; the number
         of games attached. Games where the profile already sits in another seat are left as they are."""
-        profile = self.get(player_id)
-        if profile.is_computer:
-            raise ProfileError("players.attach_computer", "seats played by people cannot be given to the computer")
         if not isinstance(name, str) or len(name) > MAX_NAME * 4:
             raise ProfileError("players.bad_name", "a name must be text", status=400)
         with self._journal.writing("attach the games to the player") as db:
+            profile = self.get(player_id)  # inside the transaction: a merge cannot remove it meanwhile
+            if profile.is_computer:
+                raise ProfileError("players.attach_computer", "seats played by people cannot be given to the computer")
             linked = set(db.execute("SELECT game_id, seat FROM seat_players"))
             seated = {game for game, in db.execute("SELECT game_id FROM seat_players WHERE player_id = ?",
                                                    (profile.id,))}
@@ -242,11 +245,16 @@ class Players:
             self._journal.ratings.recompute_in(db)
         return len(rows)
 
-    def link_in(self, db, game_id: int, seat: int, player_id: int):
-        """Link a seat of a game to a profile inside the caller's transaction. :raise ProfileError: unknown,
-        or already seated elsewhere in this game."""
-        if db.execute("SELECT 1 FROM players WHERE id = ?", (player_id,)).fetchone() is None:
+    def link_in(self, db, game_id: int, seat: int, player_id: int, *, computer: bool = False):
+        """Link a seat of a game to a profile inside the caller's transaction: a person's, or for a ``computer``
+        seat its level's. :raise ProfileError: unknown, a computer player for a person's seat (a phone joining
+        as "Computer (easy)" would be rated for it), or already seated elsewhere in this game."""
+        kind = db.execute("SELECT kind FROM players WHERE id = ?", (player_id,)).fetchone()
+        if kind is None:
             raise ProfileError("players.unknown", f"there is no player {player_id}", status=404, n=player_id)
+        if (kind[0] == "computer") != computer:
+            raise ProfileError("players.person_needed", "a seat played by a person needs a person's profile",
+                               status=400)
         other = db.execute("SELECT seat FROM seat_players WHERE game_id = ? AND player_id = ? AND seat != ?",
                            (game_id, player_id, seat)).fetchone()
         if other is not None:

@@ -20,7 +20,6 @@ from firmware_py.session import (
 )
 from web_remote import guards, history, i18n, payload, players
 from web_remote.guards import BadRequest, field, json_body, language, service
-from web_remote.service import AccessDenied
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -41,23 +40,6 @@ def refused(error):
     if isinstance(error, ProfileError):
         return players.refused(error)
     return jsonify(error="error.refused", message=i18n.refusal(language(), str(error))), 409
-
-
-NOT_HELD = {"error.bad_token": "seat_not_held", "error.bad_host_token": "host_not_held"}
-"""Refused tokens, by message key, and the ``code`` that tells a script what it lost."""
-
-
-@bp.errorhandler(AccessDenied)
-def access_denied(error):
-    """A refused credential; a token that no longer holds its seat (the host freed it, a new game
-    began) or the host role says so in ``code``, so the phone can go back to joining."""
-    code = NOT_HELD.get(error.key)
-    if error.key == "error.host_or_seat_changed":
-        code = "seat_not_held" if "seat" in g else "host_not_held"
-    body = {"error": error.key, "message": i18n.translate(language(), error.key, **error.fields)}
-    if code is not None:
-        body["code"] = code
-    return jsonify(body), error.status
 
 
 # -- reading -------------------------------------------------------------------

@@ -394,9 +394,38 @@ def client_address() -> str:
     return request.remote_addr or "unknown"
 
 
+def wants_page() -> bool:
+    """Whether the request is a browser's for a page (it prefers HTML to JSON): outside the API it is answered
+    with a page, where JSON would show as code."""
+    return not request.path.startswith("/api/") and \
+        request.accept_mimetypes.best_match(("application/json", "text/html")) == "text/html"
+
+
 def http_error(error: HTTPException):
-    """Flask's own refusals (no such route, wrong method, body too large) as JSON with a message."""
-    return error_response(error.code or 400, _HTTP_ERRORS.get(error.code, "error.bad_request"))
+    """Flask's own refusals (no such route, wrong method, body too large) as JSON with a message, or as a page
+    in the phone's language for a browser asking for one (``/players/abc``)."""
+    status, key = error.code or 400, _HTTP_ERRORS.get(error.code, "error.bad_request")
+    if wants_page():
+        from web_remote.pages import page  # the pages import this module
+
+        return page("history/refused.html", message=i18n.translate(language(), key)), status
+    return error_response(status, key)
+
+
+NOT_HELD = {"error.bad_token": "seat_not_held", "error.bad_host_token": "host_not_held"}
+"""Refused tokens, by message key, and the ``code`` that tells a script what it lost."""
+
+
+def access_denied(error: AccessDenied):
+    """A refused credential, on any route; a token that no longer holds its seat (the host freed it, a new game
+    began) or the host role says so in ``code``, so the phone can go back to joining."""
+    code = NOT_HELD.get(error.key)
+    if error.key == "error.host_or_seat_changed":
+        code = "seat_not_held" if "seat" in g else "host_not_held"
+    body = {"error": error.key, "message": i18n.translate(language(), error.key, **error.fields)}
+    if code is not None:
+        body["code"] = code
+    return jsonify(body), error.status
 
 
 def unexpected_error(error: Exception):
@@ -413,7 +442,7 @@ def init_app(app):
     app.before_request(check_host)
     app.before_request(check_origin)
     app.before_request(limit_body)
-    app.register_error_handler(AccessDenied, lambda e: error_response(e.status, e.key, **e.fields))
+    app.register_error_handler(AccessDenied, access_denied)
     app.register_error_handler(BadRequest, lambda e: error_response(e.status, e.key, **e.fields))
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(Exception, unexpected_error)

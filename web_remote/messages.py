@@ -464,7 +464,7 @@ MESSAGES = {
     "players.bad_choice": N_("That {field} is not one of the choices."),
     "players.bad_languages": N_("Choose the languages from the list."),
     "players.bad_name": N_("A name is letters, digits, spaces and signs, without control characters."),
-    "players.computer_name": N_("The computer players are named by their level."),
+    "players.computer_look": N_("The computer players keep their level's name, colour and symbol."),
     "players.empty_name": N_("A player needs a name."),
     "players.long_name": P_("A name has at most {n} character.", "A name has at most {n} characters."),
     "players.merge_computer": N_("The computer players cannot be merged."),
