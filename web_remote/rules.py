@@ -82,6 +82,7 @@ SECTIONS = {
     "pavilion": (
         Section("goal", events=("star_scored", "number_scored")),
         Section("round", events=("round_ended", "factories_refilled", "passed")),
+        Section("board", events=("structure_completed", "bonus_owed")),
         Section("draft", ("draft",), ("tiles_taken", "wild_taken", "rest_to_centre", "start_token_taken")),
         Section("place", ("place",), ("tile_placed", "structure_completed", "bonus_owed", "passed")),
         Section("pay", ("pay",), ("tile_placed",)),
@@ -105,10 +106,24 @@ def fields(game: str, lang: str) -> dict:
                 **{f"obj_{name}": points for name, points in OBJECTIVE_POINTS.items()}}
     board = pavilion.BOARD
     stars = {letter: points for letter, _, points, _, _ in board["stars"]}
-    return {"rounds": pavilion.ROUNDS, "keep": KEPT_TILES,
+    return {"rounds": pavilion.ROUNDS, "keep": KEPT_TILES, "start": pavilion.Game(players=2, seed=0).scores()[0],
+            **{f"{kind}_spaces": ", ".join(numbers) for kind, numbers in structure_spaces().items()},
             "wilds": ", ".join(i18n.colour_name(lang, "pavilion", letter) for letter in pavilion.COLOURS),
             **board["structure_bonus"], **{f"star_{letter}": points for letter, points in stars.items()},
             **{f"number_{number}": points for number, points in board["number_bonus"].items()}}
+
+
+def structure_spaces() -> dict:
+    """The numbers of the spaces each kind of Summer Pavilion structure surrounds, as its first one on the board
+    lists them: a pillar's own star's spaces ("pillar"), a statue's on its first and second star ("statue",
+    "statue_next"), a window's ("window"); the test checks that every structure of its kind surrounds the same."""
+    first = {}
+    for _, kind, spaces in pavilion.BOARD["structures"]:
+        first.setdefault(kind, spaces)
+    statue = [[space[1:] for space in first["statue"] if space[0] == star]
+              for star in dict.fromkeys(space[0] for space in first["statue"])]
+    return {"pillar": [space[1:] for space in first["pillar"] if space[0] != "C"], "statue": statue[0],
+            "statue_next": statue[1], "window": [space[1:] for space in first["window"]]}
 
 
 @functools.cache

@@ -113,6 +113,29 @@ def test_the_duel_objective_points_quoted_are_the_cores():
     assert max(seen["outer"]) <= rules.EDGE_SPACES * points["outer"]
 
 
+def test_the_summer_pavilion_board_section_says_what_each_structure_surrounds_as_the_core_has_it():
+    """Every pillar, statue and window of the core surrounds the spaces the section names (a pillar also two of
+    the centre star's, a statue those of two neighbouring stars), space 6 neighbours 1 in every star's ring, and
+    the starting score quoted is the core's."""
+    quoted = rules.fields("pavilion", "en")
+    numbers = lambda spaces: sorted(space[1:] for space in spaces)
+    for _, kind, spaces in pavilion.BOARD["structures"]:
+        stars = list(dict.fromkeys(space[0] for space in spaces))
+        if kind == "pillar":
+            assert numbers(s for s in spaces if s[0] != "C") == quoted["pillar_spaces"].split(", ")
+            assert sum(space[0] == "C" for space in spaces) == 2
+        elif kind == "statue":
+            assert len(stars) == 2 and "C" not in stars
+            assert [numbers(s for s in spaces if s[0] == star) for star in stars] == \
+                [quoted["statue_spaces"].split(", "), quoted["statue_next_spaces"].split(", ")]
+        else:
+            assert numbers(spaces) == quoted["window_spaces"].split(", ")
+    assert all(pavilion.Game(players=players, seed=3).scores() == (quoted["start"],) * players for players in (2, 3, 4))
+    for language in i18n.LANGUAGES:
+        text = i18n.translate(language, "rules.pavilion.board.text", **rules.fields("pavilion", language))
+        assert all(str(quoted[field]) in text for field in ("start", "pillar_spaces", "statue_spaces", "window_spaces"))
+
+
 def test_the_summer_pavilion_tiles_kept_quoted_are_the_cores():
     """No pass keeps more than the tiles quoted, and some pass keeps exactly that many."""
     most = 0
