@@ -321,7 +321,8 @@ def bar_chart(key: str, title: str, bars: Sequence[tuple], colour: str, lang: st
     chart.add_y_axis(tick_formatter=lambda value, index, count: "", name=None)  # the labels stand over the bars
     chart.add_series(leather.Series([(value, str(index)) for index, (_, value) in reversed(list(enumerate(bars)))]),
                      LabelledBars(colour, lambda value: i18n.format_number(lang, value), names, lines))
-    return _svg(chart, 16 + (BAR_HEIGHT + LABEL_LINE * lines) * max(1, len(bars)), title, description, key,
+    frame = 2 * WIDTH * theme.margin + 20  # leather's margins above and below, and the zero tick's label
+    return _svg(chart, round(frame + (BAR_HEIGHT + LABEL_LINE * lines) * max(1, len(bars))), title, description, key,
                 without="axis left")
 
 
