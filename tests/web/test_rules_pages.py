@@ -63,6 +63,10 @@ def test_every_text_fills_in_all_its_numbers_in_every_language(game, language):
     for section in rules.SECTIONS[game]:
         text = i18n.translate(language, f"rules.{game}.{section.key}.text", **fields)
         assert "{" not in text and "}" not in text, (section.key, text)
+        if language != i18n.SOURCE_LANGUAGE:  # translated, not left in English (as a fuzzy entry would be)
+            for part in ("title", "text"):
+                key = f"rules.{game}.{section.key}.{part}"
+                assert i18n.translate(language, key, **fields) != i18n.translate("en", key, **fields), (language, key)
     if game == "pavilion":
         end = i18n.translate(language, "rules.pavilion.end.text", **fields)
         assert all(str(points) in end for _, _, points, _, _ in pavilion.BOARD["stars"])
