@@ -131,6 +131,17 @@ class Ratings:
         with self._journal.reading() as db:
             return dict(db.execute("SELECT id, rated FROM games"))
 
+    def outcomes(self) -> dict:
+        """game id -> (counts, ended, scores, winners) as the ratings take every game: whether it counts, when
+        it ended (the rating order, with the id), and its final scores or, left unfinished, those it stood at
+        (None where there are none). The exports write them so that the ratings can be worked out from a file."""
+        with self._journal.reading() as db:
+            rows = db.execute(f"SELECT g.id, g.game, g.status, g.origin, g.rated, g.scores, g.winners, {_ENDED}"
+                              " FROM games g").fetchall()
+            return {game_id: (counts(status, origin, choice), ended,
+                              *(_result(db, game_id, game, scores, winners) or (None, None)))
+                    for game_id, game, status, origin, choice, scores, winners, ended in rows}
+
     def stored(self) -> list:
         """Every stored row, in rating order (what :meth:`worked_out` must equal)."""
         return self._rows("", ())
@@ -198,6 +209,11 @@ def _store(db, rows: list, start: int):
                    " sigma_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", inserted)
 
 
+_ENDED = ("COALESCE(g.finished_at, (SELECT MAX(d.decided_at) FROM decisions d WHERE d.game_id = g.id"
+          " AND d.reverted IS NULL), g.started_at)")
+"""When a game ended, as the ratings order the games: its end, else its last standing decision, else its start."""
+
+
 def _counted(db) -> list:
     """The games that count, in the order they ended: (game_id, game, {seat: player}, scores, winners).
 
@@ -207,9 +223,8 @@ def _counted(db) -> list:
         links.setdefault(game_id, {})[seat] = player
     counted = []
     rows = db.execute(
-        "SELECT g.id, g.game, g.status, g.origin, g.rated, g.scores, g.winners,"
-        " COALESCE(g.finished_at, (SELECT MAX(d.decided_at) FROM decisions d WHERE d.game_id = g.id"
-        " AND d.reverted IS NULL), g.started_at) AS ended FROM games g WHERE g.rated != 'no' ORDER BY ended, g.id")
+        f"SELECT g.id, g.game, g.status, g.origin, g.rated, g.scores, g.winners, {_ENDED} AS ended"
+        " FROM games g WHERE g.rated != 'no' ORDER BY ended, g.id")
     for game_id, game, status, origin, choice, scores, winners, _ in rows.fetchall():
         if not counts(status, origin, choice) or len(links.get(game_id, ())) < 2:
             continue

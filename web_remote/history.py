@@ -244,16 +244,18 @@ def index():
 def exported_games(chosen: dict, lang: str) -> tuple:
     """(the chosen games as the export writes them, newest first, how many were left out beyond its bound)."""
     shown, left_out = exports.bounded(chosen_summaries(chosen))
+    outcomes = journal().ratings.outcomes()
     rows = []
     for summary in shown:
         names = shown_names(summary.players, i18n.SOURCE_LANGUAGE, summary.levels)
+        counts, ended, scores, winners = outcomes.get(summary.id, (False, None, None, None))
         rows.append({"id": summary.id, "game": summary.game, "started": summary.started,
-                     "finished": summary.finished, "status": summary.status, "origin": summary.origin,
-                     "decisions": summary.decisions, "undone": summary.undone,
+                     "finished": summary.finished, "ended": ended, "status": summary.status, "origin": summary.origin,
+                     "counts": counts, "decisions": summary.decisions, "undone": summary.undone,
                      "damaged": summary.damaged is not None,
                      "seats": [{"name": name, "player": summary.profiles[seat],
-                                "score": summary.scores[seat] if summary.scores else None,
-                                "won": seat in summary.winners} for seat, name in enumerate(names)]})
+                                "score": scores[seat] if scores and seat < len(scores) else None,
+                                "won": seat in (winners or ())} for seat, name in enumerate(names)]})
     return rows, left_out
 
 
@@ -279,12 +281,13 @@ def games_csv():
     chosen = chosen_games()
     rows, _ = exported_games(chosen, language())
     seats = max((len(row["seats"]) for row in rows), default=2)
-    fields = ("id", "game", "started", "finished", "status", "origin", "decisions", "undone", "damaged")
+    fields = ("id", "game", "started", "finished", "ended", "status", "origin", "counts", "decisions", "undone",
+              "damaged")
     parts = ("name", "player", "score", "won")
     header = [*fields, *(f"{part}_{seat}" for seat in range(1, seats + 1) for part in parts)]
     lines = []
     for row in rows:
-        line = [int(row[name]) if name == "damaged" else row[name] for name in fields]
+        line = [int(row[name]) if name in ("damaged", "counts") else row[name] for name in fields]
         for seat in range(seats):
             held = row["seats"][seat] if seat < len(row["seats"]) else None
             line += [held["name"], held["player"], held["score"], int(held["won"])] if held else ["", "", "", ""]

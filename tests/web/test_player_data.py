@@ -4,7 +4,10 @@ import csv
 import io
 import json
 
+from openskill.models import PlackettLuce
+
 from firmware_py.session import Play, Seat, Setup
+from tests.journal.test_host_actions import finished_game
 from tests.web.test_last_setup import tables  # noqa: F401 (a fixture)
 from web_remote import i18n
 
@@ -26,3 +29,70 @@ def test_the_exports_name_each_computer_seat_by_its_level_and_pages_in_the_viewe
     seats = table.session.snapshot.setup.seats
     assert i18n.seat_names("it", seats) == ["Ana", "Computer (difficile)", "Computer (facile)"]
     assert i18n.seat_name("en", 3, "") == "Player 4"
+
+
+def test_a_stale_host_token_on_the_player_routes_says_the_host_role_is_not_held(tables):
+    table = tables(Setup(), new=True)
+    stale = table.host()
+    table.client.post("/api/host/setup", headers=stale, json={"game": "duel", "seats": [{"kind": "rig"}] * 2})
+    for path, body in (("/api/host/players", {"name": "Ana"}), ("/api/host/players/merge", {"keep": 1, "merge": 2}),
+                       ("/api/host/players/attach", {"name": "Ana", "player": 1})):
+        answer = table.client.post(path, json=body, headers=stale)
+        assert (answer.status_code, answer.json.get("code")) == (403, "host_not_held"), (path, answer.json)
+
+
+def test_a_bad_player_address_answers_a_page_to_a_browser(tables):
+    table = tables(Setup(), new=True)
+    answer = table.client.get("/players/abc", headers={"Accept": "text/html,application/xhtml+xml,*/*;q=0.8",
+                                                       "Accept-Language": "it"})
+    assert answer.status_code == 404 and answer.mimetype == "text/html" and b"<html" in answer.data
+    assert table.client.get("/players/abc").json["error"] == "error.not_found"
+
+
+def places(scores, winners):
+    others = [score for seat, score in enumerate(scores) if seat not in winners]
+    return [0 if seat in winners else 1 + sum(other > score for other in others) for seat, score in enumerate(scores)]
+
+
+def ratings_from_the_export(exported: dict) -> dict:
+    """(player, game) -> mu worked out with openskill from games.json alone: the games that count, in the order
+    they ended, each seat with a player rated by its place."""
+    model, current = PlackettLuce(), {}
+    for row in sorted(exported["games"], key=lambda row: (row["ended"], row["id"])):
+        rated = [seat for seat in row["seats"] if seat["player"] is not None]
+        if not row["counts"] or len(rated) < 2 or any(seat["score"] is None for seat in rated):
+            continue
+        keys = [(seat["player"], row["game"]) for seat in rated]
+        teams = model.rate([[current.get(key, model.rating())] for key in keys], ranks=places(
+            [seat["score"] for seat in rated], [index for index, seat in enumerate(rated) if seat["won"]]))
+        current.update({key: team[0] for key, team in zip(keys, teams)})
+    return {key: rating.mu for key, rating in current.items()}
+
+
+def test_the_ratings_are_worked_out_again_from_the_games_export_alone(tables):
+    table = tables(Setup(game="duel", seats=(Seat("rig"), Seat("rig")), seed=5), new=True)
+    host, journal = table.host(), table.journal
+    ana, bea, cai = (journal.players.create(name).id for name in ("Ana", "Bea", "Cai"))
+    for number in range(8):
+        finished_game(journal, [[ana, bea, cai][number % 3], [ana, bea, cai][(number + 1) % 3], ("ai", "hard")],
+                      [number * 7 % 11, number * 5 % 13, 6])
+    started = table.client.post("/api/host/setup", headers=host, json={
+        "game": "duel", "seats": [{"kind": "rig", "player": ana}, {"kind": "rig", "player": cai}]})
+    for _ in range(12):
+        table.session.call(Play(table.session.snapshot.current_player, table.session.snapshot.options[-1]))
+    stopped = journal.current_game
+    host = {"X-Host-Token": started.json["host_token"]}
+    table.client.post("/api/host/setup", headers=host, json={"game": "duel", "seats": [{"kind": "rig"}] * 2})
+    assert table.client.post(f"/api/host/games/{stopped}/rated", json={"counts": "yes"},
+                             headers={"X-Host-Token": table.host()["X-Host-Token"]}).status_code == 200
+    exported = json.loads(table.client.get("/history/games.json").data)
+    row = next(row for row in exported["games"] if row["id"] == stopped)
+    assert row["status"] == "stopped" and row["counts"] and all(seat["score"] is not None for seat in row["seats"])
+    worked_out = ratings_from_the_export(exported)
+    table_ratings = {(entry["player"], game): entry["mu"] for game in ("duel", "pavilion")
+                     for entry in table.client.get(f"/api/ratings/{game}").json["players"]}
+    assert worked_out.keys() == table_ratings.keys() and (cai, "duel") in worked_out
+    assert {key: round(mu, 3) for key, mu in worked_out.items()} == table_ratings
+    text = table.client.get("/history/games.csv").data.decode("utf-8-sig")
+    line = next(line for line in csv.DictReader(io.StringIO(text)) if line["id"] == str(stopped))
+    assert (line["counts"], line["score_1"] != "", line["ended"]) == ("1", True, row["ended"])
