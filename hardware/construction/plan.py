@@ -219,7 +219,8 @@ def plan_table(rig: Rig) -> Plan:
             dx, dy = _turn(*buttons[name], panel.facing)
             holes.append(Hole(ex + dx, ey + dy, build.button_hole_mm, "button", name,
                               f"build.seat[{index}].{name}{given}", panel.facing))
-        far = max(v for _, v in buttons.values()) + build.button_hole_mm / 2 + TEXT_MM + 2
+        # Beyond the buttons and their engraved names.
+        far = max(v for _, v in buttons.values()) + build.button_hole_mm / 2 + 2 + TEXT_MM * 0.7 + 4 + TEXT_MM / 2
         dx, dy = _turn(0.0, far, panel.facing)
         texts.append(Text(ex + dx, ey + dy, f"SEAT {index}", panel.facing))
     if rig.seats:

@@ -125,7 +125,7 @@ def test_cut_list_counts_follow_the_rig_file(built, rig):
     assert int(rows["330 Ω resistors"]["quantity"]) == len(rig.led_pins)
     assert rows["5 V LED power supply"]["size or note"].startswith("12 A or more")
     markdown = (built / "cut_list.md").read_text()
-    assert "| Top plate | 1 | 915 x 755 x 4 mm" in markdown
+    assert "| Top plate | 1 | 925 x 765 x 4 mm" in markdown
 
 
 def test_supply_current_follows_the_budget(tmp_path, reference_text):
@@ -161,5 +161,5 @@ def test_azul_table_dispatches_build_files(tmp_path, capsys, small_rig_text):
     rig_file = tmp_path / "small.toml"
     rig_file.write_text(small_rig_text("[[panel.module]]\nsize = [16, 16]\n", size=(16, 16)) + "[build]\n")
     assert main(["build-files", "--rig", str(rig_file), "--out", str(tmp_path), "--paper", "letter"]) == 0
-    assert "Table top 593 x 321 mm" in capsys.readouterr().out
+    assert "Table top 593 x 327 mm" in capsys.readouterr().out
     assert (tmp_path / "template_letter.pdf").exists() and (tmp_path / "plate.dxf").exists()

@@ -157,7 +157,7 @@ def test_openings_keep_the_minimum_web_and_everything_is_on_the_plate(rig, name)
 def test_reference_table_size_and_seams(rig):
     plan = plan_table(rig)
     # 64 x 48 LEDs at 10 mm, two 30 mm panel gaps each way, buttons and the 40 mm border around.
-    assert plan.plate.size == pytest.approx((914.8, 754.8))
+    assert plan.plate.size == pytest.approx((925.2, 765.2))
     assert plan.seams == ({16: 30.0, 48: 30.0}, {16: 30.0, 32: 30.0})
     centre = plan.window("centre").rect
     assert centre.size == (320.0, 160.0)
@@ -205,7 +205,7 @@ def test_bad_build_sections_are_refused_naming_the_key(reference_text):
     refused(reference_text.replace("pi = { size = [85.0, 56.0] }", "pi = { size = [85.0, 56.0], position = [150, 150] }"),
             "build.pi.position", "Raspberry Pi")
     refused(reference_text.replace("border_mm = 40.0", "border_mm = 40.0\nplate_size_mm = [800, 800]"),
-            "build.plate_size_mm", "at least 915 x 755")
+            "build.plate_size_mm", "at least 925 x 765")
     refused(reference_text.replace("grid_wall_mm = 1.2", "grid_wall_mm = 1.2\nwalls = 2"), "unknown key build.walls")
     refused(reference_text.replace("grid_wall_mm = 1.2", "grid_wall_mm = 4.9\nled_pitch_mm = 9.0").replace("led_pitch_mm = 10.0\n", ""),
             "build.grid_wall_mm")
