@@ -3,7 +3,7 @@
 - ``pattern``: show the orientation pattern (red top-left, green top-right, blue bottom-left, arrow up).
 - ``walk``: light the LEDs one after another in wire order, to check chain order and wiring.
 - ``buttons``: print every button event until Ctrl-C.
-- ``docs DIR``: write the wiring diagram and the orientation snapshot into DIR and print the pin table.
+- ``docs DIR``: write the wiring diagram, the orientation snapshot and the table to build into DIR and print the pin table.
 - ``build-files --out DIR [--paper a4|letter]``: write the files to build the table itself (plate, grids,
   template, cut list, picture; needs the ``build`` extra).
 - ``backend``: print the LED backend this board and rig file get, and ``root`` or ``user``: who may drive it
@@ -20,6 +20,8 @@ from pathlib import Path
 from hardware import FrameBuffer, Layout, MemorySink, load_rig, open_hardware, render_png, resolve_backend
 from hardware.backends import needs_root
 from hardware.board import Machine
+from hardware.construction.picture import table_png
+from hardware.construction.plan import plan_table
 from hardware.patterns import orientation, wire_walk
 from hardware.wiring import pin_table, wiring_png
 
@@ -54,6 +56,7 @@ def main(argv=None) -> int:
         directory = Path(options.directory)
         directory.mkdir(parents=True, exist_ok=True)
         (directory / "rig_wiring.png").write_bytes(wiring_png(rig))
+        (directory / "build_table.png").write_bytes(table_png(plan_table(rig)))
         layout = Layout(rig)
         sink = MemorySink(layout)
         leds = FrameBuffer(layout, sink)

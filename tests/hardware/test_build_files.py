@@ -163,3 +163,19 @@ def test_azul_table_dispatches_build_files(tmp_path, capsys, small_rig_text):
     assert main(["build-files", "--rig", str(rig_file), "--out", str(tmp_path), "--paper", "letter"]) == 0
     assert "Table top 593 x 327 mm" in capsys.readouterr().out
     assert (tmp_path / "template_letter.pdf").exists() and (tmp_path / "plate.dxf").exists()
+
+
+def test_docs_give_the_reference_table_as_built(rig):
+    from pathlib import Path
+
+    from PIL import Image
+
+    docs = Path(__file__).parents[2] / "docs"
+    text = (docs / "rig.md").read_text()
+    plan = plan_table(rig)
+    width, height = plan.plate.size
+    assert f"**{width:.0f} x {height:.0f} mm**" in text
+    assert f"**{piece_count(plan)} pieces**" in text and f"**{BED_MM:.0f} x {BED_MM:.0f} mm** bed" in text
+    for name in ("build_table.png", "build_plate.png"):
+        with Image.open(docs / "img" / name) as image:
+            assert image.size[0] > 900
