@@ -135,10 +135,6 @@ class Plan:
                    for x, y in ((0, 0), (module.size[0] - 1, module.size[1] - 1))]
         return _cells(self, corners)
 
-    def carriers(self) -> tuple[Rect, ...]:
-        """Each panel's backing board under the plate, which the mounting screws hold."""
-        return tuple(window.rect.grown(CARRIER_MARGIN_MM) for window in self.windows)
-
 
 def _opened(seams: dict[int, float], coordinate: int) -> float:
     """How far the plate has opened before LED line ``coordinate`` (the seams at or before it)."""

@@ -4,8 +4,11 @@ import io
 
 import pytest
 
+pytest.importorskip("manifold3d", reason="the build extra is not installed (pip install -e '.[build]')")
+
 from hardware import parse_rig
 from hardware.__main__ import main as rig_tools
+from hardware.construction.files import EXTRA_HINT
 from hardware.construction.grids import BED_MM, grid_designs, piece_count
 from hardware.construction.plan import plan_table
 from hardware.construction.plate import plate_polygon
@@ -179,3 +182,10 @@ def test_docs_give_the_reference_table_as_built(rig):
     for name in ("build_table.png", "build_plate.png"):
         with Image.open(docs / "img" / name) as image:
             assert image.size[0] > 900
+
+
+def test_without_the_build_extra_it_says_what_to_install(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr("hardware.construction.files.missing_libraries", lambda: ["ezdxf", "manifold3d"])
+    assert rig_tools(["build-files", "--out", str(tmp_path / "out")]) == 1
+    assert "ezdxf, manifold3d missing" in capsys.readouterr().out and "azul-table[build]" in EXTRA_HINT
+    assert not (tmp_path / "out").exists()

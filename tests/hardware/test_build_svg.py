@@ -1,6 +1,8 @@
 """The plate's SVG as a browser draws it (Debian's Chromium through pytest-playwright)."""
 import pytest
 
+pytest.importorskip("manifold3d", reason="the build extra is not installed (pip install -e '.[build]')")
+
 from hardware.construction.plan import plan_table
 from hardware.construction.plate import CUT_COLOUR, plate_svg
 
