@@ -68,7 +68,7 @@ def build(snapshot, language: str) -> dict:
                      "preview": i18n.decision_words(language, game, events, names),
                      "events": events, "reversible": reversible}
                     for option, events, reversible in zip(snapshot.options, previews, snapshot.reversible)],
-        "objectives": [{"label": t(f"objective.{name}"), "points": list(points)}
+        "objectives": [{"name": name, "label": t(f"objective.{name}"), "points": list(points)}
                        for name, points in snapshot.progress],
         "over": snapshot.over,
         "winners": list(snapshot.winners),

@@ -253,3 +253,26 @@ def test_the_rules_pages_fit_a_320_px_phone_in_every_language_and_pass_axe(serve
         if width == 390:
             assert not serious_violations(page)
         context.close()
+
+
+@browser_only
+def test_the_live_duel_page_lists_the_objectives_in_play_with_points_and_links_to_their_sections(served, browser):
+    from tests.web.phones import seated_phone
+
+    page = seated_phone(browser, served, 0, token=served.tokens[0])
+    page.set_viewport_size({"width": 390, "height": 844})
+    progress = served.service.current().progress
+    links = page.locator("#objective-list a")
+    links.first.wait_for()
+    assert links.count() == len(progress) == 3
+    for link, (objective, points) in zip(links.all(), progress):
+        assert link.get_attribute("href") == f"/rules/duel#objective_{objective}"
+        assert link.text_content() == i18n.translate("en", f"objective.{objective}")
+        assert link.bounding_box()["height"] >= 44
+        item = link.locator("xpath=..").text_content()
+        assert all(f"{name}: {value}" in item for name, value in zip(("Ana", "Bea"), points)), item
+    objective = progress[0][0]
+    links.first.tap()
+    page.wait_for_url(f"**/rules/duel#objective_{objective}")
+    assert 0 <= page.locator(f"#objective_{objective}").bounding_box()["y"] < 300  # scrolled to its section
+    page.context.close()

@@ -66,6 +66,18 @@
     $("scoreboard").tBodies[0].replaceChildren(...rows);
   }
 
+  // Each objective in play, its points per player so far, and a link to its rules section.
+  function renderObjectives() {
+    $("objectives").hidden = !payload.objectives.length;
+    $("objective-list").replaceChildren(...payload.objectives.map((objective) => {
+      const item = element("li", {});
+      item.appendChild(element("a", { href: `/rules/${payload.game}#objective_${objective.name}` }, objective.label));
+      const values = objective.points.map((points, seat) => `${seatName(seat)}: ${points}`).join(" · ");
+      item.appendChild(element("span", { class: "objective-points" }, ` ${values}`));
+      return item;
+    }));
+  }
+
   async function play(option, buttons) {
     buttons.forEach((button) => { button.disabled = true; });
     try {
@@ -332,6 +344,7 @@
     const mine = mySeat();
     renderStatus(mine);
     renderScores();
+    renderObjectives();
     renderOptions(mine);
     renderHint(mine);
     renderUndo(mine);
