@@ -15,7 +15,9 @@ import re
 import unicodedata
 from typing import Optional
 
-from firmware_py.session import MAX_NAME, CommandRejected
+from confusable_homoglyphs.confusables import confusables_data
+
+from firmware_py.session import AI_LEVELS, MAX_NAME, CommandRejected
 
 COLOURS = ("orange", "sky", "green", "yellow", "blue", "vermilion", "purple", "grey")
 """The colours a player may choose: the Okabe-Ito set, which colour-blind players tell apart, and grey."""
@@ -60,18 +62,66 @@ class Profile:
                 "symbol": self.symbol, "languages": list(self.languages), "last_played": self.last_played}
 
 
-def clean_name(text) -> str:
-    """A player's name as kept: Unicode NFC, runs of spaces made one. :raise ProfileError: empty, too long,
-    or holding control characters."""
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u2028\u2029")
+"""Characters that draw nothing though Unicode files them as letters, symbols or separators (Hangul fillers,
+the blank Braille pattern, ...): a name of them looks empty or like another's."""
+REFUSED_CATEGORIES = ("Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp")
+ZWJ = "\u200d"
+COMPUTER_NAMES = tuple(f"Computer ({level})" for level in AI_LEVELS)
+"""The computer players' names as the exports write them; no person may be named like one."""
+
+
+def _joins_emoji(name: str, index: int) -> bool:
+    """Whether the zero-width joiner at ``index`` sits inside an emoji sequence (👩‍👩‍👧): symbols (with an
+    optional variation selector or skin tone) on both sides."""
+    def emoji(char):
+        return unicodedata.category(char) == "So" or "\U0001f3fb" <= char <= "\U0001f3ff"
+
+    before = name[index - 1] if index > 0 else ""
+    if before == "\ufe0f" and index > 1:
+        before = name[index - 2]
+    after = name[index + 1] if index + 1 < len(name) else ""
+    return bool(before and after) and emoji(before) and emoji(after)
+
+
+def skeleton(name: str) -> str:
+    """What a name looks like: each character replaced by the first in code point order of itself and the
+    single characters Unicode's confusables data lists as looking like it ("Аna", Cyrillic А, is "Ana"),
+    then case folded (as names are compared)."""
+    return "".join(min([char, *(found["c"] for found in confusables_data.get(char, ()) if len(found["c"]) == 1)])
+                   for char in unicodedata.normalize("NFKC", name)).casefold()
+
+
+def clean_name(text, *, others=(), empty: bool = False) -> str:
+    """Every name the table accepts (profiles, renames, seats at setup, phones joining, imported records) as it
+    is kept: Unicode NFKC (so "＝" is "=" and "Ａｎａ" is "Ana"), spaces made one, bounded.
+
+    :raise ProfileError: not text, empty (unless ``empty``: a seat may go unnamed), too long, a character that is
+        invisible or controls the text (naming it: "U+3164 HANGUL FILLER"; a joiner inside an emoji sequence is
+        kept), or a name confusable with one of ``others`` (Unicode's confusables data through the
+        ``confusable_homoglyphs`` library, and the computer players' names), naming the look-alike.
+    """
     if not isinstance(text, str):
         raise ProfileError("players.bad_name", "a name must be text", status=400)
-    name = " ".join(unicodedata.normalize("NFC", text).split())
-    if not name:
+    name = unicodedata.normalize("NFKC", text)
+    for written in (text, name):  # the character as typed is named, and none may appear through NFKC
+        for index, char in enumerate(written):
+            if (unicodedata.category(char) in REFUSED_CATEGORIES or char in BLANK_LETTERS) \
+                    and not (char == ZWJ and _joins_emoji(written, index)):
+                shown = f"U+{ord(char):04X} {unicodedata.name(char, 'control character')}"
+                raise ProfileError("players.bad_character", f"a name cannot hold {shown}", status=400,
+                                   character=shown)
+    name = " ".join(name.split())
+    if not name and not empty:
         raise ProfileError("players.empty_name", "a player needs a name", status=400)
     if len(name) > MAX_NAME:
         raise ProfileError("players.long_name", f"a name has at most {MAX_NAME} characters", status=400, n=MAX_NAME)
-    if any(unicodedata.category(char).startswith("C") for char in name):
-        raise ProfileError("players.bad_name", "a name cannot hold control characters", status=400)
+    if name:
+        key, looks = name_key(name), skeleton(name)
+        for other in (*COMPUTER_NAMES, *others):
+            if (name_key(other) != key or other in COMPUTER_NAMES) and skeleton(other) == looks:
+                raise ProfileError("players.confusable", f"{name} looks like {other}, a player here", name=name,
+                                   other=other)
     return name
 
 
@@ -165,7 +215,7 @@ class Players:
 
     def create_in(self, db, name, *, colour=None, symbol=None, languages=()) -> int:
         """:meth:`create` inside the caller's transaction (a phone joins and becomes a new player at once)."""
-        name = clean_name(name)
+        name = clean_name(name, others=self.names_in(db))
         languages = clean_languages(languages)
         count = db.execute("SELECT COUNT(*) FROM players").fetchone()[0]
         if db.execute("SELECT COUNT(*) FROM players WHERE kind = 'person'").fetchone()[0] >= MAX_PEOPLE:
@@ -184,7 +234,7 @@ class Players:
             profile = self.get(player_id)  # inside the transaction: a merge cannot remove it meanwhile
             if profile.is_computer and (name, colour, symbol) != (None, None, None):
                 raise ProfileError("players.computer_look", "the computer players keep their level's name and look")
-            name = profile.name if name is None else clean_name(name)
+            name = profile.name if name is None else clean_name(name, others=self.names_in(db, but=profile.id))
             colour = _choice(colour, COLOURS, "colour", profile.colour)
             symbol = _choice(symbol, SYMBOLS, "symbol", profile.symbol)
             languages = profile.languages if languages is None else clean_languages(languages)
@@ -262,6 +312,16 @@ class Players:
                                n=other[0] + 1)
         db.execute("INSERT OR REPLACE INTO seat_players(game_id, seat, player_id) VALUES (?, ?, ?)",
                    (game_id, seat, player_id))
+
+    def names_in(self, db, but: Optional[int] = None) -> list:
+        """Every person's name (but one profile's): what a new name must not be confusable with."""
+        return [name for name, in db.execute("SELECT name FROM players WHERE kind = 'person' AND id IS NOT ?",
+                                             (but,))]
+
+    def names(self) -> list:
+        """:meth:`names_in`, for a name given outside a transaction (a seat's at setup)."""
+        with self._journal.reading() as db:
+            return self.names_in(db)
 
     def name_in(self, db, player_id: int) -> str:
         """A profile's name (a computer's is ``""``: the pages name it by its level)."""

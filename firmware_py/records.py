@@ -14,6 +14,7 @@ import json
 from typing import Optional
 
 from firmware_py import games, jsonlimits
+from firmware_py.profiles import ProfileError, clean_name
 from firmware_py.session import MAX_NAME, Play, Seat, Session, Setup, Snapshot
 
 FORMAT = "azul-table-record"
@@ -209,6 +210,10 @@ def _setup(doc) -> Setup:
             raise RecordError('a player\'s "name", "kind" and "level" must be texts')
         if len(name) > MAX_NAME:
             raise RecordError(f"player names are at most {MAX_NAME} characters")
+        try:
+            player["name"] = clean_name(name, empty=True)
+        except ProfileError as error:
+            raise RecordError(f"a player's name: {error}") from None
     flags = doc.get("flags", {})
     if not isinstance(flags, dict):
         raise RecordError('"flags" must be an object of rules flags')

@@ -13,7 +13,7 @@ from flask import Blueprint, Response, current_app, g, jsonify
 from core_ext import envelope
 from firmware_py import games, records
 from firmware_py.controls import HostMenu
-from firmware_py.profiles import ProfileError
+from firmware_py.profiles import ProfileError, clean_name
 from firmware_py.session import (
     AI_LEVELS, MAX_NAME, SEAT_KINDS, AnswerUndo, ChangeSettings, CommandRejected, Play, Rematch, RequestHint, RequestUndo,
     Seat, Setup, StepBack,
@@ -205,9 +205,11 @@ def host_join_code():
 def _seat(item, index) -> Seat:
     if not isinstance(item, dict):
         raise BadRequest("error.invalid_field", field=f"seats[{index}]")
-    name = field(item, "name", str, required=False, default="").strip()
-    if len(name) > MAX_NAME:
+    name = field(item, "name", str, required=False, default="")
+    if len(name) > MAX_NAME * 4:
         raise BadRequest("error.name_too_long", n=MAX_NAME)
+    kept = service().session.journal
+    name = clean_name(name, empty=True, others=kept.players.names() if kept is not None else ())
     kind = field(item, "kind", str, choices=SEAT_KINDS)
     level = field(item, "level", str, choices=AI_LEVELS, required=False, default="normal")
     player = field(item, "player", int, required=False)

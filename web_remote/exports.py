@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import re
+import unicodedata
 
 from flask import Response
 
@@ -20,8 +21,9 @@ _SAFE_NAME = re.compile(r"[a-z0-9][a-z0-9-]*\.(csv|json)\Z")
 
 
 def cell(value):
-    """A value as a CSV cell: text that a spreadsheet would run as a formula is made plain text."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+    """A value as a CSV cell: text that a spreadsheet would run as a formula is made plain text, judged after
+    NFKC as a spreadsheet may read it ("＝" and "﹦" are "=")."""
+    if isinstance(value, str) and unicodedata.normalize("NFKC", value).startswith(FORMULA_STARTS):
         return "'" + value
     return "" if value is None else value
 

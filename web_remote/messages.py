@@ -461,10 +461,12 @@ MESSAGES = {
     "player_symbol.triangle": N_("triangle"),
 
     "players.attach_computer": N_("Seats played by people cannot be given to a computer player."),
+    "players.bad_character": N_("A name cannot hold {character}: it is invisible or controls the text."),
     "players.bad_choice": N_("That {field} is not one of the choices."),
     "players.bad_languages": N_("Choose the languages from the list."),
     "players.bad_name": N_("A name is letters, digits, spaces and signs, without control characters."),
     "players.computer_look": N_("The computer players keep their level's name, colour and symbol."),
+    "players.confusable": N_("{name} looks too much like {other}, who plays at this table: choose another name."),
     "players.empty_name": N_("A player needs a name."),
     "players.long_name": P_("A name has at most {n} character.", "A name has at most {n} characters."),
     "players.merge_computer": N_("The computer players cannot be merged."),

@@ -45,7 +45,7 @@ def test_only_the_host_changes_profiles_and_a_seated_phone_cannot_rename_anyone(
     ({"name": "x" * 10_000}, 400, "players.long_name"),
     ({"name": "x" * 25}, 400, "players.long_name"),
     ({"name": ""}, 400, "players.empty_name"),
-    ({"name": "A\u0007"}, 400, "players.bad_name"),
+    ({"name": "A\u0007"}, 400, "players.bad_character"),
     ({"name": 7}, 400, "error.invalid_field"),
     ({}, 400, "error.missing_field"),
     ({"name": "Cai", "colour": "mauve"}, 400, "error.invalid_field"),
