@@ -15,7 +15,7 @@ from typing import Optional
 
 from flask import Blueprint
 
-from firmware_py import games
+from firmware_py import games, ratings
 from firmware_py.profiles import COLOURS, SYMBOLS
 from web_remote import charts, exports, guards, history, i18n, review
 from web_remote.guards import language
@@ -67,13 +67,16 @@ def results(player_id: int, summaries) -> list:
 @dataclasses.dataclass(frozen=True)
 class Rival:
     """The finished games a player played with another: how many, won by the player alone, by the other
-    alone, and won by both (a shared win)."""
+    alone, and won by both (a shared win); and where the two finished apart (in games of three or four, two
+    who both lost still finished one ahead of the other): the player ahead, the other ahead."""
 
     player: object  # the other's profile
     games: int
     won: int
     lost: int
     shared: int
+    ahead: int = 0
+    behind: int = 0
 
 
 def rivals(player_id: int, summaries, profiles: dict) -> list:
@@ -81,15 +84,18 @@ def rivals(player_id: int, summaries, profiles: dict) -> list:
     met = {}
     for summary, seat in seats_of(player_id, finished_games(summaries)):
         mine = seat in summary.winners
+        place = ratings.places(summary.scores, summary.winners)
         for other, other_id in enumerate(summary.profiles):
             if other == seat or other_id is None or other_id not in profiles:
                 continue
             theirs = other in summary.winners
-            counted = met.setdefault(other_id, [0, 0, 0, 0])
+            counted = met.setdefault(other_id, [0, 0, 0, 0, 0, 0])
             counted[0] += 1
             counted[1] += mine and not theirs
             counted[2] += theirs and not mine
             counted[3] += mine and theirs
+            counted[4] += place[seat] < place[other]
+            counted[5] += place[other] < place[seat]
     return sorted((Rival(profiles[other_id], *counted) for other_id, counted in met.items()),
                   key=lambda rival: (-rival.games, rival.player.name.casefold(), rival.player.id))
 
@@ -316,7 +322,8 @@ def player_json(player_id):
         "results": [dataclasses.asdict(row) | {"mean": round(row.mean, 2)} for row in figures["results"]],
         "ratings": {game: ratings.get(game, []) for game in games.GAMES},
         "head_to_head": [{"player": rival.player.id, "name": history.player_name(lang, rival.player),
-                          "games": rival.games, "won": rival.won, "lost": rival.lost, "shared": rival.shared}
+                          "games": rival.games, "won": rival.won, "lost": rival.lost, "shared": rival.shared,
+                          "ahead": rival.ahead, "behind": rival.behind}
                          for rival in figures["rivals"]],
         "mistakes": [dataclasses.asdict(mistake) | {"loss": round(mistake.loss, 1)} for mistake in figures["mistakes"]],
         "games": rows, "limit": exports.MAX_GAMES, "left_out": left_out})

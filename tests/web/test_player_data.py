@@ -96,3 +96,14 @@ def test_the_ratings_are_worked_out_again_from_the_games_export_alone(tables):
     text = table.client.get("/history/games.csv").data.decode("utf-8-sig")
     line = next(line for line in csv.DictReader(io.StringIO(text)) if line["id"] == str(stopped))
     assert (line["counts"], line["score_1"] != "", line["ended"]) == ("1", True, row["ended"])
+
+
+def test_head_to_head_in_games_of_four_counts_who_finished_ahead_beside_the_wins(tables):
+    table = tables(Setup(), new=True)
+    journal = table.journal
+    ana, bea, cai, dag = (journal.players.create(name).id for name in ("Ana", "Bea", "Cai", "Dag"))
+    finished_game(journal, [ana, bea, cai, dag], [40, 30, 20, 10])
+    finished_game(journal, [ana, bea, cai, ("ai", "easy")], [5, 25, 15, 60])
+    rivals = {row["name"]: row for row in json.loads(table.client.get(f"/players/{bea}.json").data)["head_to_head"]}
+    assert {name: (row["won"], row["lost"], row["ahead"], row["behind"]) for name, row in rivals.items()} == {
+        "Ana": (0, 1, 1, 1), "Cai": (0, 0, 2, 0), "Dag": (0, 0, 1, 0), "Computer (easy)": (0, 1, 0, 1)}
