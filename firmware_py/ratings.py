@@ -23,6 +23,9 @@ from firmware_py import games
 
 MODEL = PlackettLuce()
 CHOICES = ("auto", "yes", "no")
+SETTLED_SIGMA = 7.0
+"""A rating is new (the pages mark it so) while its uncertainty is at least this: from the starting 8.3, about
+six two-player games, fewer in games of three or four."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -34,6 +37,17 @@ class Rating:
 
     def to_dict(self) -> dict:
         return {"mu": round(self.mu, 3), "sigma": round(self.sigma, 3)}
+
+    @property
+    def ordinal(self) -> float:
+        """The cautious estimate the ratings tables are ordered by (openskill's ordinal, mu - 3 sigma): a
+        rating from a few lucky games, still uncertain, does not rank above one that many games settled."""
+        return MODEL.rating(mu=self.mu, sigma=self.sigma).ordinal()
+
+    @property
+    def new(self) -> bool:
+        """Whether the rating is still too uncertain to trust (:data:`SETTLED_SIGMA`)."""
+        return self.sigma >= SETTLED_SIGMA
 
 
 @dataclasses.dataclass(frozen=True)
@@ -108,7 +122,8 @@ class Ratings:
         return (Rating(), 0) if row is None else (Rating(row[0], row[1]), row[2])
 
     def standings(self, game: str) -> list:
-        """(player id, rating, games rated) of everyone rated in ``game``, the highest rating first."""
+        """(player id, rating, games rated) of everyone rated in ``game``, the highest cautious estimate
+        (:attr:`Rating.ordinal`) first."""
         with self._journal.reading() as db:
             rows = db.execute(
                 "SELECT r.player_id, r.mu_after, r.sigma_after, c.n FROM ratings r"
@@ -116,7 +131,7 @@ class Ratings:
                 " GROUP BY player_id) c ON c.player_id = r.player_id AND c.last = r.position"
                 " WHERE r.game = ?", (game, game)).fetchall()
         return sorted(((player, Rating(mu, sigma), n) for player, mu, sigma, n in rows),
-                      key=lambda row: (-row[1].mu, row[1].sigma, row[0]))
+                      key=lambda row: (-row[1].ordinal, -row[1].mu, row[0]))
 
     def history(self, player_id: int, game: str) -> list:
         """The player's rated games in ``game``, in order: :class:`RatedSeat` rows."""

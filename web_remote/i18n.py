@@ -274,6 +274,11 @@ def rating_text(language: str, rating) -> str:
     return format_decimal(rating.mu, format="0.0", locale=language)
 
 
+def uncertainty_text(language: str, rating) -> str:
+    """A rating's uncertainty as players read it beside the rating: "±8.0" ("±8,0" in Italian)."""
+    return "±" + format_decimal(rating.sigma, format="0.0", locale=language)
+
+
 def refusal(language: str, reason: str) -> str:
     """A refusal of the table in the phone's language (unknown reasons quoted as given)."""
     for pattern, key in REFUSALS:

@@ -461,6 +461,10 @@ MESSAGES = {
     "player_symbol.triangle": N_("triangle"),
 
     "players.attach_computer": N_("Seats played by people cannot be given to a computer player."),
+    "ratings.new": N_("new"),
+    "ratings.order": N_("Ranked by a cautious estimate, the rating less three times its uncertainty (±), so a few "
+                        "lucky games do not rank above many. A rating is new while its uncertainty is {settled} or "
+                        "more."),
     "players.bad_character": N_("A name cannot hold {character}: it is invisible or controls the text."),
     "players.bad_choice": N_("That {field} is not one of the choices."),
     "players.bad_languages": N_("Choose the languages from the list."),

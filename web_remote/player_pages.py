@@ -165,7 +165,7 @@ def profile_or_404(player_id: int):
 
 
 def standings(profiles: dict) -> dict:
-    """Per game, its ratings table: [(rank, profile, rating, games)], the highest first."""
+    """Per game, its ratings table: [(rank, profile, rating, games)], the highest cautious estimate first."""
     tables = {}
     for game in games.GAMES:
         rows = [(player, rating, played) for player, rating, played in history.journal().ratings.standings(game)
@@ -211,6 +211,8 @@ def index():
     return page("players/index.html", people=people, computers=[p for p in profiles if p.is_computer],
                 played=shown["played"], standings=shown["standings"], **_shown_with(lang),
                 rating_text=functools.partial(i18n.rating_text, lang),
+                uncertainty_text=functools.partial(i18n.uncertainty_text, lang),
+                settled=i18n.format_number(lang, ratings.SETTLED_SIGMA),
                 taken=[{"colour": profile.colour, "symbol": profile.symbol} for profile in people])
 
 

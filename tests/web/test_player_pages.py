@@ -325,7 +325,8 @@ def test_the_players_list_shows_everyone_and_each_games_ratings(table):
         rows = tables[f"ratings-{game}"][1:]
         standings = journal.ratings.standings(game)
         assert [int(attrs["data-player"]) for attrs, _ in rows] == [player for player, _, _ in standings]
-        assert [cells[2] for _, cells in rows] == [i18n.rating_text("it", rating) for _, rating, _ in standings]
+        assert [cells[2] for _, cells in rows] == [f"{i18n.rating_text('it', rating)} {i18n.uncertainty_text('it', rating)}"
+                                                 for _, rating, _ in standings]
         assert all("," in cells[2] for _, cells in rows)  # the phone's number format: 25,3 in Italian
         assert [cells[0] for _, cells in rows] == [str(rank) for rank in range(1, len(rows) + 1)]
 
@@ -396,7 +397,7 @@ def test_the_players_files_hold_the_lists_numbers_and_neutralise_formulas(table)
     assert {row["id"]: [str(row["games"]), str(row["won"])] for row in listed} == page
     assert next(row for row in listed if row["id"] == table.ids[EVIL])["name"] == EVIL
     for game in ("duel", "pavilion"):
-        shown = [(int(attrs["data-player"]), cells[0], cells[2], cells[3]) for attrs, cells in tables[f"ratings-{game}"][1:]]
+        shown = [(int(attrs["data-player"]), cells[0], cells[2].split(" ±")[0], cells[3]) for attrs, cells in tables[f"ratings-{game}"][1:]]
         ranked = sorted((row for row in rows if row[f"{game}_rank"]), key=lambda row: int(row[f"{game}_rank"]))
         assert [(int(row["id"]), row[f"{game}_rank"], row[f"{game}_rating"], row[f"{game}_games"]) for row in ranked] \
             == shown and shown
