@@ -413,6 +413,7 @@ MESSAGES = {
     "player.merge_about": N_("When one person has two profiles: the other profile's games become {name}'s, and "
                              "the other profile is removed."),
     "player.merge_button": N_("Merge"),
+    "player.merge_choose": N_("Choose a profile"),
     "player.merge_who": N_("Other profile"),
     "player.mine": N_("{name} won"),
     "player.mistake": N_("Game {n} ({game}), decision {ply}: about {points} points lost"),

@@ -272,7 +272,15 @@ def player_figures(player_id: int, lang: str) -> dict:
     return {"profile": profile, "name": history.player_name(lang, profile), "summaries": summaries,
             "results": results(profile.id, summaries), "rivals": rivals(profile.id, summaries, profiles),
             "mistakes": found, "reviewed": reviewed, "games": seats_of(profile.id, summaries),
-            "others": [other for other in profiles.values() if not other.is_computer and other.id != profile.id]}
+            "others": mergeable(profile, summaries, profiles)}
+
+
+def mergeable(profile, summaries, profiles: dict) -> list:
+    """The profiles the merge form offers to merge into ``profile``: the other people, less those who sat at a
+    game with them (one person cannot have played themselves; the merge would be refused), by name."""
+    met = {other for summary in summaries if profile.id in summary.profiles for other in summary.profiles}
+    return sorted((other for other in profiles.values() if not other.is_computer and other.id != profile.id
+                   and other.id not in met), key=lambda other: (other.name.casefold(), other.id))
 
 
 @bp.get("/players/<int:player_id>")
