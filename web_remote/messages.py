@@ -463,6 +463,9 @@ MESSAGES = {
 
     "players.attach_computer": N_("Seats played by people cannot be given to a computer player."),
     "ratings.new": N_("new"),
+    "records.best": N_("Highest score, {game}, {seats}: {score}"),
+    "records.streak": P_("Longest run of wins: {count} game", "Longest run of wins: {count} games"),
+    "records.title": N_("Records of the table"),
     "ratings.order": N_("Ranked by a cautious estimate, the rating less three times its uncertainty (±), so a few "
                         "lucky games do not rank above many. A rating is new while its uncertainty is {settled} or "
                         "more."),

@@ -192,6 +192,41 @@ def games_played(summaries) -> dict:
     return counted
 
 
+@dataclasses.dataclass(frozen=True)
+class Record:
+    """A record of the table: the highest score of one game at one seat count (``seats`` None: the longest
+    run of won games in a row, any game), its value and the profile who holds it."""
+
+    game: Optional[str]
+    seats: Optional[int]
+    value: int
+    player: object
+
+
+def records(summaries, profiles: dict) -> list:
+    """The table's records from its finished games: the highest score per game and seat count (the first to
+    reach it holds it), then the longest winning streak (the games of each player in the order they ended;
+    a shared win counts)."""
+    best, streaks, runs = {}, {}, {}
+    for summary in sorted(finished_games(summaries), key=lambda summary: (history.ended(summary), summary.id)):
+        for seat, player in enumerate(summary.profiles):
+            if player not in profiles:
+                continue
+            key = (summary.game, len(summary.players))
+            if key not in best or summary.scores[seat] > best[key][0]:
+                best[key] = (summary.scores[seat], player)
+            runs[player] = runs.get(player, 0) + 1 if seat in summary.winners else 0
+            if runs[player] > streaks.get(player, 0):
+                streaks[player] = runs[player]
+    order = list(games.GAMES)
+    found = [Record(game, seats, value, profiles[player]) for (game, seats), (value, player)
+             in sorted(best.items(), key=lambda item: (order.index(item[0][0]), item[0][1]))]
+    if streaks:
+        player, longest = max(streaks.items(), key=lambda item: (item[1], -item[0]))
+        found.append(Record(None, None, longest, profiles[player]))
+    return found
+
+
 def listing() -> dict:
     """What the players' page and its files show: everyone with their games, and each game's ratings."""
     profiles = everyone()
@@ -209,6 +244,7 @@ def index():
     profiles = list(shown["profiles"].values())
     people = [profile for profile in profiles if not profile.is_computer]
     return page("players/index.html", people=people, computers=[p for p in profiles if p.is_computer],
+                records=records(history.journal().games(), shown["profiles"]),
                 played=shown["played"], standings=shown["standings"], **_shown_with(lang),
                 rating_text=functools.partial(i18n.rating_text, lang),
                 uncertainty_text=functools.partial(i18n.uncertainty_text, lang),

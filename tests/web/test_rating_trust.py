@@ -52,3 +52,24 @@ def test_the_ratings_table_shows_uncertainty_marks_new_ratings_and_orders_by_the
     assert [bool(marked) for _, marked, _ in rows].count(True) == 2  # Cy and Dee, one game each
     assert i18n.translate(language, "ratings.order", settled=i18n.format_number(language, SETTLED_SIGMA)) in \
         page.replace("&#39;", "'")
+
+
+def test_the_players_page_holds_the_tables_records(table):
+    client, journal, ids, _ = table
+    page = client.get("/players/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    found = re.findall(r'<li( data-game="(\w+)" data-seats="(\d)"| data-streak) data-value="(\d+)" data-player="(\d+)">',
+                       page.split('id="records"')[1].split("</ul>")[0])
+    by_id = {player: name for name, player in ids.items()}
+    finished = sorted((summary for summary in journal.games() if summary.status == "finished"),
+                      key=lambda summary: (summary.finished, summary.id))
+    best = max((summary.scores[seat], -summary.id, by_id[player]) for summary in finished
+               for seat, player in enumerate(summary.profiles) if player in by_id)
+    runs, longest = {}, {}
+    for summary in finished:
+        for seat, player in enumerate(summary.profiles):
+            runs[player] = runs.get(player, 0) + 1 if seat in summary.winners else 0
+            longest[player] = max(longest.get(player, 0), runs[player])
+    assert [(game, seats, int(value)) for _, game, seats, value, _ in found[:-1]] == [("duel", "2", best[0])]
+    assert found[-1][0] == " data-streak" and int(found[-1][3]) == max(longest.values())
+    assert longest[int(found[-1][4])] == max(longest.values())
+    assert i18n.translate("en", "records.streak", n=max(longest.values()), count=str(max(longest.values()))) in page
