@@ -249,6 +249,7 @@ class Journal:
         self._ply = 0
         self._resuming: Optional[Resumed] = None
         self._saved_settings: Optional[tuple] = None
+        self.version = 0  # counts the write transactions: what the pages' caches of journal reads are keyed on
         self._db = self._open()
         self.players = Players(self)
         self.ratings = Ratings(self)
@@ -353,6 +354,8 @@ class Journal:
                     yield self._db
             except sqlite3.Error as error:
                 raise JournalError(f"the journal could not {what} ({error}); nothing was changed") from None
+            finally:
+                self.version += 1  # after a commit or a rollback alike: caches keyed on it are never stale
 
     @contextlib.contextmanager
     def reading(self):

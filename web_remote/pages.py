@@ -4,6 +4,7 @@ Pages are thin shells: they load the strings of the phone's language (one
 script per language, kept by the phone's browser) and the page scripts draw
 everything else from the API.
 """
+import functools
 import io
 import json
 
@@ -94,13 +95,21 @@ def choose_language():
     return response
 
 
-@bp.get("/qr.svg")
-def qr_code():
-    """A QR code of the join page's address, as this phone reached the server."""
-    image = qrcode.make(url_for("pages.join", _external=True), image_factory=qrcode.image.svg.SvgPathImage, box_size=8)
+@functools.lru_cache(maxsize=32)
+def qr_svg(address: str) -> bytes:
+    """The QR code of ``address``, drawn once (the addresses are the few the host check lets through)."""
+    image = qrcode.make(address, image_factory=qrcode.image.svg.SvgPathImage, box_size=8)
     buffer = io.BytesIO()
     image.save(buffer)
-    return Response(buffer.getvalue(), mimetype="image/svg+xml")
+    return buffer.getvalue()
+
+
+@bp.get("/qr.svg")
+def qr_code():
+    """A QR code of the join page's address, as this phone reached the server (with an ETag: it never changes)."""
+    response = Response(qr_svg(url_for("pages.join", _external=True)), mimetype="image/svg+xml")
+    response.add_etag()
+    return response.make_conditional(request)
 
 
 @bp.get("/favicon.ico")

@@ -8,11 +8,14 @@ A phone makes a profile of its own only by joining a seat as someone new
 (``POST /api/join`` with ``new_player``). Every refusal is a 4xx in the phone's
 language and changes nothing.
 """
-from flask import Blueprint, jsonify
+import json
+import threading
+
+from flask import Blueprint, Response, jsonify, request
 
 from firmware_py import games
 from firmware_py.profiles import COLOURS, MAX_LANGUAGES, SYMBOLS, ProfileError
-from firmware_py.ratings import CHOICES
+from firmware_py.ratings import CHOICES, Rating
 from firmware_py.session import MAX_NAME
 from web_remote import guards, i18n
 from web_remote.guards import BadRequest, error_response, field, json_body, service
@@ -72,24 +75,43 @@ def known_game(game_id: int) -> int:
     return game_id
 
 
-def described(profile) -> dict:
-    """A profile as the pages get it, with its rating and number of rated games in each game."""
-    ratings = journal().ratings
+def described(profile, standings=None) -> dict:
+    """A profile as the pages get it, with its rating and number of rated games in each game (``standings``:
+    game -> {player: (rating, games)} of everyone, read once for a list)."""
     shown = profile.to_dict()
     shown["ratings"] = {}
     for game in games.GAMES:
-        rating, played = ratings.current(profile.id, game)
+        if standings is None:
+            rating, played = journal().ratings.current(profile.id, game)
+        else:
+            rating, played = standings[game].get(profile.id, (Rating(), 0))
         shown["ratings"][game] = {**rating.to_dict(), "games": played}
     return shown
 
 
+_listed = {"key": None, "body": b""}
+_listed_lock = threading.Lock()
+
+
 @bp.get("/players")
 def players():
-    """Every profile, the most recently played first: the people, then the computer levels."""
-    everyone = journal().players.all()
-    return jsonify(players=[described(p) for p in everyone if not p.is_computer],
-                   computers=[described(p) for p in everyone if p.is_computer],
-                   colours=list(COLOURS), symbols=list(SYMBOLS), max_name=MAX_NAME)
+    """Every profile, the most recently played first: the people, then the computer levels. Anyone may ask, so
+    the list is worked out once per version of the journal (a crowd asking again costs the table nothing)."""
+    kept = journal()
+    with _listed_lock:
+        key = (kept, kept.version)
+        if _listed["key"] is None or _listed["key"][0] is not kept or _listed["key"][1] != kept.version:
+            everyone = kept.players.all()
+            standings = {game: {player: (rating, played) for player, rating, played in kept.ratings.standings(game)}
+                         for game in games.GAMES}
+            body = json.dumps({"players": [described(p, standings) for p in everyone if not p.is_computer],
+                               "computers": [described(p, standings) for p in everyone if p.is_computer],
+                               "colours": list(COLOURS), "symbols": list(SYMBOLS), "max_name": MAX_NAME})
+            _listed.update(key=key, body=body.encode())
+        body = _listed["body"]
+    response = Response(body, mimetype="application/json")
+    response.add_etag()
+    return response.make_conditional(request)
 
 
 @bp.get("/players/<int:player_id>")

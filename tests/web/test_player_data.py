@@ -4,6 +4,8 @@ import csv
 import io
 import json
 
+import qrcode
+
 from openskill.models import PlackettLuce
 
 from firmware_py.session import Play, Seat, Setup
@@ -107,3 +109,26 @@ def test_head_to_head_in_games_of_four_counts_who_finished_ahead_beside_the_wins
     rivals = {row["name"]: row for row in json.loads(table.client.get(f"/players/{bea}.json").data)["head_to_head"]}
     assert {name: (row["won"], row["lost"], row["ahead"], row["behind"]) for name, row in rivals.items()} == {
         "Ana": (0, 1, 1, 1), "Cai": (0, 0, 2, 0), "Dag": (0, 0, 1, 0), "Computer (easy)": (0, 1, 0, 1)}
+
+
+def test_the_public_players_list_and_qr_code_are_worked_out_once_and_answer_not_modified(tables, monkeypatch):
+    table = tables(Setup(), new=True)
+    for number in range(30):
+        table.journal.players.create(f"Person {number}")
+    listed, drawn = [], []
+    everyone = table.journal.players.all
+    monkeypatch.setattr(table.journal.players, "all", lambda **kwargs: listed.append(1) or everyone(**kwargs))
+    first = table.client.get("/api/players")
+    assert len(first.json["players"]) == 30 and first.headers["ETag"]
+    for _ in range(20):
+        assert table.client.get("/api/players").data == first.data
+    again = table.client.get("/api/players", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and len(listed) == 1
+    table.journal.players.create("Zoe")
+    assert len(table.client.get("/api/players").json["players"]) == 31 and len(listed) == 2
+    make = qrcode.make
+    monkeypatch.setattr(qrcode, "make", lambda *args, **kwargs: drawn.append(1) or make(*args, **kwargs))
+    codes = [table.client.get("/qr.svg", base_url=("http://localhost", "http://127.0.0.1")[number % 2]) for number in range(10)]
+    assert len({code.data for code in codes}) == 2 and len(drawn) <= 2
+    assert table.client.get("/qr.svg", base_url="http://localhost",
+                            headers={"If-None-Match": codes[0].headers["ETag"]}).status_code == 304
