@@ -207,7 +207,7 @@ def _seat(item, index) -> Seat:
         raise BadRequest("error.invalid_field", field=f"seats[{index}]")
     name = field(item, "name", str, required=False, default="")
     if len(name) > MAX_NAME * 4:
-        raise BadRequest("error.name_too_long", n=MAX_NAME)
+        raise BadRequest("players.long_name", n=MAX_NAME)
     kept = service().session.journal
     name = clean_name(name, empty=True, others=kept.players.names() if kept is not None else ())
     kind = field(item, "kind", str, choices=SEAT_KINDS)

@@ -143,7 +143,6 @@ MESSAGES = {
     "error.locked_out": N_("Too many wrong codes: try again in {seconds} s."),
     "error.method": N_("This address does not take that kind of request."),
     "error.missing_field": N_("The field {field} is missing."),
-    "error.name_too_long": P_("Names are at most {n} character.", "Names are at most {n} characters."),
     "error.network": N_("The table cannot be reached."),
     "error.no_such_seat": N_("There is no such seat in this game."),
     "error.no_token": N_("Join a seat first: this request carries no seat token."),

@@ -12,6 +12,7 @@ import hashlib
 import importlib
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -38,6 +39,8 @@ def _commit(revision):
     """The full commit id of ``revision``, with a clear error for an unknown one."""
     if not re.fullmatch(r"[0-9A-Za-z._/~^-]+", revision):
         raise ValueError(f"not a git revision: {revision!r}")
+    if shutil.which("git") is None:
+        raise ValueError("frozen players are rebuilt from git, which is not installed here")
     found = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}"], cwd=ROOT,
                            capture_output=True, text=True)
     if found.returncode != 0:

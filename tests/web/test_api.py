@@ -276,7 +276,7 @@ def test_the_host_starts_a_new_game_with_fresh_credentials(client, session, serv
     ({"game": "chess"}, "error.invalid_field"),
     ({"seats": [{"kind": "phone"}]}, "error.seat_count"),
     ({"seats": [{"kind": "robot"}, {"kind": "phone"}]}, "error.invalid_field"),
-    ({"seats": [{"kind": "phone", "name": "N" * 25}, {"kind": "phone"}]}, "error.name_too_long"),
+    ({"seats": [{"kind": "phone", "name": "N" * 25}, {"kind": "phone"}]}, "players.long_name"),
     ({"seats": ["phone", "phone"]}, "error.invalid_field"),
     ({"flags": {"side": "coloured"}}, "error.invalid_field"),
     ({"flags": {"stack_reveal": "sometimes"}}, "error.invalid_field"),

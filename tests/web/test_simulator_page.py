@@ -57,7 +57,7 @@ def test_the_simulator_shows_the_games_seats_and_names_its_panels(browser, table
     expect(seats).to_have_count(4)
     expect(page.locator(".sim-panel-name[data-panel='centre']")).to_have_text("Centre panel: factories, centre, supply")
     expect(page.locator(".sim-panel-name[data-panel='seat0']")).to_have_text("Seat 1: Ada")
-    expect(page.locator(".sim-panel-name[data-panel='seat3']")).to_have_text("Seat 4: Cy")
+    expect(page.locator(".sim-panel-name[data-panel='seat3']")).to_have_text("Seat 4: Computer (normal)")
 
     # Back to two seats: the buttons of seats 3 and 4 go again.
     service.new_game(Setup(game="pavilion", seats=(Seat(), Seat())), "en", token)
