@@ -112,6 +112,7 @@ def test_a_table_of_computer_seats_and_one_simulated_human_finishes(game_name):
 
 
 @pytest.mark.parametrize("level", ["easy", "normal"])
+@pytest.mark.serial
 def test_levels_keep_to_their_thinking_time(level):
     game = positions("duel", seed=2)[1]
     started = time.perf_counter()
@@ -121,6 +122,7 @@ def test_levels_keep_to_their_thinking_time(level):
     assert elapsed <= ai.LEVELS[level].seconds + 0.25
 
 
+@pytest.mark.serial
 def test_a_think_time_is_kept_and_a_level_table_is_published():
     assert list(ai.LEVELS) == ["easy", "normal", "hard", "expert"]
     easy, normal, hard, expert = ai.LEVELS.values()
@@ -132,6 +134,7 @@ def test_a_think_time_is_kept_and_a_level_table_is_published():
     assert time.perf_counter() - started <= 0.25 + 0.25
 
 
+@pytest.mark.serial
 def test_a_cancelled_search_stops_at_once_with_a_legal_option():
     game = positions("duel", seed=2)[1]
     cancel = threading.Event()
@@ -142,6 +145,7 @@ def test_a_cancelled_search_stops_at_once_with_a_legal_option():
     assert move in game.legal_moves()
 
 
+@pytest.mark.serial
 def test_cancelling_from_another_thread_ends_a_long_search():
     game = positions("duel", seed=2)[1]
     cancel = threading.Event()

@@ -212,7 +212,8 @@ def assert_pavilion_events(move, events, before, after):
     for p in range(seats):
         was, now = before["seats"][p], after["seats"][p]
         placed = of(events, "tile_placed", p)
-        new = {space: ch for space, ch in board_tiles(now).items() if space not in board_tiles(was)}
+        earlier = board_tiles(was)
+        new = {space: ch for space, ch in board_tiles(now).items() if space not in earlier}
         assert new == {e["space"]: e["colour"] for e in placed}
         paid = sum(cost(before["side"], e["space"]) for e in placed)
         gained = (sum(e["count"] for e in of(events, "tiles_taken", p)) + len(of(events, "wild_taken", p))

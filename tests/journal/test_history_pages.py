@@ -165,6 +165,7 @@ def test_an_oversized_upload_is_refused_before_it_is_read(table, host):
     assert len(journal.games()) == 1
 
 
+@pytest.mark.serial
 def test_a_record_padded_with_megabytes_costs_its_pages_no_more_than_the_game_it_holds(table, host):
     client, session, journal, _ = table
     finish(session)

@@ -21,6 +21,7 @@ def clean_environment(**extra):
     return {key: value for key, value in os.environ.items() if key != "AZUL_LED_BACKEND"} | extra
 
 
+@pytest.mark.serial  # the doctor times the hard level on this machine
 @pytest.mark.skipif(Machine().is_pi(), reason="this is a Pi: the doctor checks real hardware here")
 def test_the_doctor_on_this_pc(tmp_path):
     result = azul_table("doctor", "--data", str(tmp_path / "data"), "--port", "0", env=clean_environment())
@@ -35,6 +36,7 @@ def test_the_doctor_on_this_pc(tmp_path):
     assert not (tmp_path / "data").exists()
 
 
+@pytest.mark.serial  # the doctor times the hard level on this machine
 def test_the_doctor_names_a_busy_port_and_a_bad_data_directory(tmp_path):
     (tmp_path / "file").write_text("not a directory")
     with socket.socket() as busy:

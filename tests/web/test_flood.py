@@ -10,6 +10,8 @@ import http.client
 import threading
 import time
 
+import pytest
+
 import hardware
 from benchmarks.bench_web import measure_flood, post
 from firmware_py.journal import Journal
@@ -23,6 +25,7 @@ MOVES = 30
 P95_MS = 150.0
 
 
+@pytest.mark.serial
 def test_a_phone_plays_in_time_while_64_clients_fetch_pictures_and_replays():
     move_ms, served, _ = measure_flood(CLIENTS, MOVES)
     assert served and set(served) == {200}, f"the flood was not answered while the phone played: {served}"

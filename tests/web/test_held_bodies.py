@@ -28,6 +28,8 @@ import pytest
 from tests.patience import patient
 from web_remote import server
 
+pytestmark = pytest.mark.serial  # servers at their limits of descriptors and threads, timed
+
 DESCRIPTOR_LIMIT = 1024
 HELD = 1_100  # more than the limit: on a server that kept them, the phones would be locked out
 DECLARED = 10_000_000

@@ -48,6 +48,7 @@ def raw(port, request: bytes, timeout=10.0) -> bytes:
     return answer
 
 
+@pytest.mark.serial
 def test_a_seated_phone_plays_while_a_crowd_holds_streams_and_silent_sockets(served):
     remote, session, tokens = served
     crowd = Crowd(remote.port, streams=60, addresses=20, idle=40)  # far past the 24 threads that once held them

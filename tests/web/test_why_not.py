@@ -39,9 +39,9 @@ MISSED = """() => {
 }"""
 
 
-def asked(page, game, key):
-    return page.evaluate("([game, key]) => Touch.ASKED[game](key, window.__lastPayload, Number(document.body.dataset.seat), [])",
-                         [game, key])
+ASKED = """(game) => (%s)().map((key) =>
+  [key, Touch.ASKED[game](key, window.__lastPayload, Number(document.body.dataset.seat), [])])""" % MISSED
+"""Each part not outlined, with the move the page takes a touch on it to ask for (null: none)."""
 
 
 @pytest.mark.parametrize("game, language, players", [("duel", "en", 2), ("pavilion", "sv", 3)])
@@ -65,8 +65,7 @@ def test_a_touch_on_a_part_that_is_no_choice_says_why_not(start_table, browser, 
         # The position as the page has it, for the test to ask which move each part stands for.
         page.evaluate("async () => { window.__lastPayload = await (await fetch('/api/state')).json(); }")
         names = [seat.name for seat in setup.seats]
-        for key in page.evaluate(MISSED):
-            notation = asked(page, game, key)
+        for key, notation in page.evaluate(ASKED, game):
             if notation is None:
                 continue
             reason = session.game.why_not(notation, snapshot.current_player)
