@@ -9,6 +9,7 @@ import pytest
 
 from firmware_py.session import Play, Seat, Setup
 from tests.web.phones import seated_phone, shown
+from tests.web.test_board_touch import option_paths
 from tests.web.test_browser import CHROMIUM
 
 pytest.importorskip("playwright")
@@ -53,9 +54,7 @@ def touch_a_source(page, snapshot):
     """Touch a part that does not play at once, as a player starts a turn from a source: preferably one
     that alone names an option waiting for Confirm. Returns whether it did, or None when every first
     touch plays an option at once (nothing is touched then)."""
-    paths = page.evaluate("([game, options]) => options.map((n) => { const p = Touch.PATHS[game](n); "
-                          "return { keys: [...p], unordered: Boolean(p.unordered) }; })",
-                          [snapshot.setup.game, list(snapshot.options)])
+    paths = option_paths(page, snapshot)
 
     def named_by(key):
         return [i for i, path in enumerate(paths) if (key in path["keys"] if path["unordered"] else path["keys"][:1] == [key])]

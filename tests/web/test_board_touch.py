@@ -58,10 +58,19 @@ def touch_option(page, snapshot, notation):
 def touches(page, snapshot, notation):
     """The touches of ``notation``'s path up to the one that leaves it the only option (a payment's
     chips match in any order, every other path in order)."""
-    paths = page.evaluate("([game, options]) => options.map((n) => { const p = Touch.PATHS[game](n); "
-                          "return { keys: [...p], unordered: Boolean(p.unordered) }; })",
-                          [snapshot.setup.game, list(snapshot.options)])
-    mine = paths[snapshot.options.index(notation)]
+    return naming_touches(option_paths(page, snapshot), snapshot.options.index(notation))
+
+
+def option_paths(page, snapshot):
+    """Each option's path of touches as the page has it: its keys, and whether they match in any order."""
+    return page.evaluate("([game, options]) => options.map((n) => { const p = Touch.PATHS[game](n); "
+                         "return { keys: [...p], unordered: Boolean(p.unordered) }; })",
+                         [snapshot.setup.game, list(snapshot.options)])
+
+
+def naming_touches(paths, index):
+    """The start of option ``index``'s path that no other option's path begins with."""
+    mine = paths[index]
 
     def leads_to(prefix, other):
         if not other["unordered"]:
@@ -77,7 +86,7 @@ def touches(page, snapshot, notation):
         prefix = mine["keys"][:length]
         if sum(leads_to(prefix, other) for other in paths) == 1:
             return prefix
-    raise AssertionError(f"{notation} is not named by its own touches")
+    raise AssertionError(f"option {index} ({mine['keys']}) is not named by its own touches")
 
 
 def check_preview(page, seat, events):

@@ -12,7 +12,7 @@ import pytest
 from firmware_py import games
 from firmware_py.session import Seat, Setup
 from tests.web.phones import seated_phone, shown
-from tests.web.test_board_touch import CHROMIUM, touches
+from tests.web.test_board_touch import CHROMIUM, naming_touches, option_paths
 
 pytest.importorskip("playwright")
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (.ci/run installs it)")
@@ -73,7 +73,8 @@ def measure(page, where):
 def longest(page, snapshot):
     """The option whose touches on the board are the most (a plate's slot and rotation, a stacking
     order, several chips), so that every step of a turn is measured; and those touches."""
-    paths = {notation: touches(page, snapshot, notation) for notation in snapshot.options}
+    every = option_paths(page, snapshot)
+    paths = {notation: naming_touches(every, index) for index, notation in enumerate(snapshot.options)}
     notation = max(paths, key=lambda n: (len(paths[n]), n))
     return notation, paths[notation]
 
