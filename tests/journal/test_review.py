@@ -49,10 +49,16 @@ def reviewed(journal, game_id):
     return [row for row in journal.review_rows(game_id) if row[4] is not None]
 
 
+# The review thread runs at nice 19: on a machine busy with other tests it gets almost no CPU, so
+# a test that waits for a whole review to finish runs with the machine to itself.
+ALONE = pytest.mark.serial
+
+
 def wait_for(reviewer):
     assert reviewer.idle.wait(patient(60)), "the review did not finish in time"
 
 
+@ALONE
 def test_every_human_decision_of_a_finished_game_is_reviewed_and_the_computers_are_not(finished):
     journal, game_id = finished
     assert journal.games_to_review() == [game_id]
@@ -91,6 +97,7 @@ class Counting:
         return Assessment(str(game.legal_moves()[0]), float(seed % 5))
 
 
+@ALONE
 def test_an_interrupted_review_resumes_after_a_restart_and_keeps_what_was_done(finished, tmp_path):
     journal, game_id = finished
     first = Counting(stop_at=6)
@@ -152,6 +159,7 @@ def test_a_journal_of_the_previous_schema_gains_the_review_table_and_keeps_its_g
     reopened.close()
 
 
+@ALONE
 def test_the_review_thread_runs_at_the_lowest_priority(finished):
     journal, _ = finished
     seen = []

@@ -44,13 +44,17 @@ def test_a_marker_expression_given_is_taken_apart_from_the_other_arguments(argum
     assert run_tests.split_marker_expression(arguments) == (expression, rest)
 
 
+# The environment of a shell, without what this test's own pytest and its worker set for themselves.
+OUTSIDE_PYTEST = {name: value for name, value in os.environ.items() if not name.startswith("PYTEST_")}
+
+
 def run(tmp_path, *arguments, **environment):
     for name, text in SUITE.items():
         (tmp_path / name).write_text(textwrap.dedent(text))
     lean = ["-p", "no:cacheprovider", "--disable-plugin-autoload", "-p", "xdist"]  # the project's other plugins not needed
     return subprocess.run([sys.executable, str(PROJECT / "tools" / "run_tests.py"), *lean, *arguments],
                           cwd=tmp_path, capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "AZUL_TEST_WORKERS": "2", **environment})
+                          env={**OUTSIDE_PYTEST, "AZUL_TEST_WORKERS": "2", **environment})
 
 
 def test_the_tests_run_on_workers_and_the_serial_ones_alone_after_them(tmp_path):

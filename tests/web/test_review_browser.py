@@ -52,6 +52,7 @@ def remote(tmp_path):
     journal.close()
 
 
+@pytest.mark.serial  # the review runs at nice 19: with other tests busy it would barely run
 def test_the_game_over_view_draws_the_biggest_mistakes_with_the_played_and_preferred_options(browser, remote):
     running, reviewer = remote
     page = phone(browser, running)
