@@ -1,30 +1,15 @@
 """A computer seat is named by its level in the phone's language wherever a game's seats are shown: the
 game-over view's seats, winner line and rating changes (the state), the past games, the replay and the charts."""
 import json
-import random
 import urllib.request
 
 import pytest
 
 from firmware_py.journal import Journal
 from firmware_py.session import Play, Seat, Setup
+from tests.positions import one_move_from_the_end
 from tests.web.phones import base_url
 from web_remote import i18n
-
-
-def last_decision_of(setup: Setup, seat: int, seed: int):
-    """A position of ``setup`` (random play) where ``seat`` decides and one of its options ends the game."""
-    choices = random.Random(seed)
-    while True:
-        game = setup.new_game()
-        while not game.is_over():
-            if game.current_player == seat:
-                for option in game.legal_moves():
-                    after = game.copy()
-                    after.push(option)
-                    if after.is_over():
-                        return game, str(option)
-            game.push(choices.choice(game.legal_moves()))
 
 
 @pytest.fixture
@@ -34,7 +19,7 @@ def finished(tmp_path, start_table):
     ana = journal.players.create("Ana")
     setup = Setup(game="duel", seats=(Seat(kind="phone", name="Ana", player=ana.id),
                                       Seat(kind="ai", name="", level="hard")), seed=3)
-    game, last = last_decision_of(setup, 0, 3)
+    game, last = one_move_from_the_end(setup, 3, seat=0)
     remote, running = start_table(setup, game=game, journal=journal)
     running.session.call(Play(0, last))
     yield remote, journal

@@ -8,7 +8,7 @@ import pytest
 from firmware_py.journal import Journal
 from firmware_py.session import Play, Seat, Setup
 from tests.web.phones import base_url
-from tests.web.test_rating_changes import one_move_from_the_end
+from tests.positions import one_move_from_the_end
 from tests.web.test_story_charts import finished_record
 from web_remote import i18n
 

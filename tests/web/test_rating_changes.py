@@ -1,7 +1,6 @@
 """The game-over view tells each rated player what the game did to their rating, in the phone's language."""
 import json
 import os
-import random
 import re
 import urllib.request
 
@@ -10,23 +9,11 @@ from playwright.sync_api import expect
 
 from firmware_py.journal import Journal
 from firmware_py.session import Play, Seat, Session, Setup
+from tests.positions import one_move_from_the_end
 from tests.web.phones import PHONE, base_url, seated_phone
 
 pytestmark = pytest.mark.skipif(not os.path.exists("/usr/bin/chromium"),
                                 reason="Debian's chromium is not installed (.ci/run installs it)")
-
-
-def one_move_from_the_end(setup: Setup, seed: int):
-    """A position of ``setup`` played with random options until a single decision is left before the end."""
-    choices = random.Random(seed)
-    game = setup.new_game()
-    while True:
-        for option in game.legal_moves():
-            after = game.copy()
-            after.push(option)
-            if after.is_over():
-                return game, str(option)
-        game.push(choices.choice(game.legal_moves()))
 
 
 @pytest.fixture

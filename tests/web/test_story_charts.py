@@ -25,7 +25,7 @@ from playwright.sync_api import expect  # noqa: E402
 
 from tests.web.phones import base_url, check_golden, seated_phone  # noqa: E402
 from tests.web.test_page_checks import OVERFLOW, serious_violations  # noqa: E402
-from tests.web.test_rating_changes import one_move_from_the_end  # noqa: E402
+from tests.positions import one_move_from_the_end  # noqa: E402
 
 SVG = "{http://www.w3.org/2000/svg}"
 DUEL_NAMES = ("Ana", "Bea")
