@@ -23,6 +23,8 @@ COLOURS = ("orange", "sky", "green", "yellow", "blue", "vermilion", "purple", "g
 """The colours a player may choose: the Okabe-Ito set, which colour-blind players tell apart, and grey."""
 SYMBOLS = ("circle", "square", "diamond", "triangle", "star", "heart", "moon", "cross")
 """The symbols a player may choose, so a profile is told apart without its colour."""
+COMPUTER_LOOK = ("grey", "cross")
+"""The computer players' colour and symbol, theirs alone."""
 MAX_LANGUAGES = 5
 MAX_PEOPLE = 1000  # profiles of people a table keeps: far beyond a home's, and a bound on what a list shows
 LANGUAGE_CODE = re.compile(r"[a-z]{2,3}\Z")
@@ -139,13 +141,33 @@ def clean_languages(languages) -> tuple:
     return tuple(dict.fromkeys(languages))
 
 
-def _choice(value, allowed, what: str, fallback: str) -> str:
+def _choice(value, allowed, what: str, fallback: Optional[str]) -> Optional[str]:
     if value is None:
         return fallback
     if value not in allowed:
         raise ProfileError("players.bad_choice", f"{what} must be one of {', '.join(allowed)}", status=400,
                            field=what)
     return value
+
+
+def free_look(taken, colour: Optional[str] = None, symbol: Optional[str] = None) -> Optional[tuple]:
+    """The first (colour, symbol) pair nobody in ``taken`` (pairs) has, with ``colour`` or ``symbol`` where
+    given; a colour and a symbol nobody uses yet come first, so each new player stands out on both; the
+    computers' pair is never one. None when every such pair is taken."""
+    taken = set(taken) | {COMPUTER_LOOK}
+    colours_used, symbols_used = {c for c, _ in taken}, {s for _, s in taken}
+    free = [(c, s) for c in ((colour,) if colour else COLOURS) for s in ((symbol,) if symbol else SYMBOLS)
+            if (c, s) not in taken]
+    return min(free, key=lambda look: (look[0] in colours_used, look[1] in symbols_used), default=None)
+
+
+def least_used_look(taken) -> tuple:
+    """The pair fewest people have, when every pair is someone's (a table of more people than pairs)."""
+    counts = {(c, s): 0 for c in COLOURS for s in SYMBOLS if (c, s) != COMPUTER_LOOK}
+    for look in taken:
+        if look in counts:
+            counts[look] += 1
+    return min(counts, key=counts.get)
 
 
 class Players:
@@ -217,11 +239,10 @@ class Players:
         """:meth:`create` inside the caller's transaction (a phone joins and becomes a new player at once)."""
         name = clean_name(name, others=self.names_in(db))
         languages = clean_languages(languages)
-        count = db.execute("SELECT COUNT(*) FROM players").fetchone()[0]
         if db.execute("SELECT COUNT(*) FROM players WHERE kind = 'person'").fetchone()[0] >= MAX_PEOPLE:
             raise ProfileError("players.too_many", f"this table keeps at most {MAX_PEOPLE} players", n=MAX_PEOPLE)
-        colour = _choice(colour, COLOURS, "colour", COLOURS[count % len(COLOURS)])
-        symbol = _choice(symbol, SYMBOLS, "symbol", SYMBOLS[count % len(SYMBOLS)])
+        colour, symbol = self._new_look(db, _choice(colour, COLOURS, "colour", None),
+                                        _choice(symbol, SYMBOLS, "symbol", None))
         self._check_free(db, name)
         return db.execute(
             "INSERT INTO players(name, name_key, kind, colour, symbol, languages, created_at)"
@@ -237,6 +258,8 @@ class Players:
             name = profile.name if name is None else clean_name(name, others=self.names_in(db, but=profile.id))
             colour = _choice(colour, COLOURS, "colour", profile.colour)
             symbol = _choice(symbol, SYMBOLS, "symbol", profile.symbol)
+            if (colour, symbol) != (profile.colour, profile.symbol):
+                self._check_look_free(db, (colour, symbol), but=profile.id)
             languages = profile.languages if languages is None else clean_languages(languages)
             if name_key(name) != name_key(profile.name):
                 self._check_free(db, name)
@@ -329,6 +352,36 @@ class Players:
 
     def computer_in(self, db, level: str) -> int:
         return db.execute("SELECT id FROM players WHERE kind = 'computer' AND level = ?", (level,)).fetchone()[0]
+
+    def next_look(self) -> tuple:
+        """The colour and symbol a new player starts on: a pair nobody at the table has."""
+        with self._journal.reading() as db:
+            return self._new_look(db, None, None)
+
+    def _new_look(self, db, colour: Optional[str], symbol: Optional[str]) -> tuple:
+        """The look of a new profile from what was chosen (either may be None: the first free pair with the
+        other). :raise ProfileError: a chosen pair someone has, or a chosen part with no free pair left."""
+        taken = self._looks_in(db)
+        if colour and symbol:
+            self._check_look_free(db, (colour, symbol))
+            return colour, symbol
+        look = free_look(taken, colour, symbol)
+        if look is None and (colour or symbol):
+            raise ProfileError("players.look_taken_all", "every pair with that choice is another player's")
+        return look or least_used_look(taken)
+
+    @staticmethod
+    def _looks_in(db) -> list:
+        return [tuple(row) for row in db.execute("SELECT colour, symbol FROM players")]
+
+    def _check_look_free(self, db, look: tuple, but: Optional[int] = None):
+        """:raise ProfileError: ``look`` is the computers' or another person's (named)."""
+        if look == COMPUTER_LOOK:
+            raise ProfileError("players.computer_look_taken", "the grey cross is the computer players' mark")
+        other = db.execute("SELECT name FROM players WHERE colour = ? AND symbol = ? AND id IS NOT ? LIMIT 1",
+                           (*look, but)).fetchone()
+        if other is not None:
+            raise ProfileError("players.look_taken", f"{other[0]} already has this colour and symbol", name=other[0])
 
     @staticmethod
     def _check_free(db, name: str):

@@ -473,6 +473,10 @@ MESSAGES = {
     "players.bad_languages": N_("Choose the languages from the list."),
     "players.bad_name": N_("A name is letters, digits, spaces and signs, without control characters."),
     "players.computer_look": N_("The computer players keep their level's name, colour and symbol."),
+    "players.computer_look_taken": N_("The grey cross is the computer players' mark: choose another colour or "
+                                      "symbol."),
+    "players.look_taken": N_("{name} already has this colour and symbol: choose another."),
+    "players.look_taken_all": N_("Every pair with that colour or symbol is another player's: choose another."),
     "players.confusable": N_("{name} looks too much like {other}, who plays at this table: choose another name."),
     "players.empty_name": N_("A player needs a name."),
     "players.long_name": P_("A name has at most {n} character.", "A name has at most {n} characters."),

@@ -20,7 +20,7 @@ from firmware_py.profiles import COLOURS, SYMBOLS
 from web_remote import charts, exports, guards, history, i18n, review
 from web_remote.guards import language
 from web_remote.pages import page
-from web_remote.players import MAX_PLAYER_ID
+from web_remote.players import MAX_PLAYER_ID, look_fields
 from web_remote.service import AccessDenied
 
 bp = Blueprint("player_pages", __name__)
@@ -249,7 +249,7 @@ def index():
                 rating_text=functools.partial(i18n.rating_text, lang),
                 uncertainty_text=functools.partial(i18n.uncertainty_text, lang),
                 settled=i18n.format_number(lang, ratings.SETTLED_SIGMA),
-                taken=[{"colour": profile.colour, "symbol": profile.symbol} for profile in people])
+                new_look=look_fields(history.journal().players.next_look()))
 
 
 def _shown_with(lang: str) -> dict:

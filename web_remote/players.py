@@ -75,6 +75,12 @@ def known_game(game_id: int) -> int:
     return game_id
 
 
+def look_fields(look: tuple) -> dict:
+    """A (colour, symbol) pair as the pages take it."""
+    colour, symbol = look
+    return {"colour": colour, "symbol": symbol}
+
+
 def described(profile, standings=None) -> dict:
     """A profile as the pages get it, with its rating and number of rated games in each game (``standings``:
     game -> {player: (rating, games)} of everyone, read once for a list)."""
@@ -106,6 +112,7 @@ def players():
                          for game in games.GAMES}
             body = json.dumps({"players": [described(p, standings) for p in everyone if not p.is_computer],
                                "computers": [described(p, standings) for p in everyone if p.is_computer],
+                               "new_look": look_fields(kept.players.next_look()),
                                "colours": list(COLOURS), "symbols": list(SYMBOLS), "max_name": MAX_NAME})
             _listed.update(key=key, body=body.encode())
         body = _listed["body"]

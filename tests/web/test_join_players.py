@@ -26,6 +26,9 @@ from playwright.sync_api import expect  # noqa: E402
 
 SIZES = {"390x844": PHONE["viewport"], "320x568": {"width": 320, "height": 568}}
 SMALLEST = 44  # CSS px, each way
+ELIS_LOOK = {"390x844": ("orange", "star"), "320x568": ("vermilion", "moon")}  # one Eli a size, two people
+CHOSEN_LOOK = """() => ['colour', 'symbol'].map(
+  (what) => document.querySelector(`#new-player input[name="new-player-${what}"]:checked`).value)"""
 TWO_PHONES = [{"kind": "phone", "name": "", "level": "normal"}] * 2
 # The chooser's touch targets: the code, seats, people, someone new, skip, a new player's name and each
 # colour, symbol and language, Join; on the setup page, each seat's fields and the new player's.
@@ -131,6 +134,9 @@ def test_a_phone_joins_as_itself_or_someone_new_and_is_offered_itself_first_next
     page.locator("#seats label", has_text="Player 2").tap()
     page.locator("#who-new").locator("xpath=..").tap()
     expect(page.locator("#new-player")).to_be_visible()
+    offered = table.host.call("/api/players")["new_look"]  # the fields start on a pair nobody has
+    assert page.evaluate(CHOSEN_LOOK) == [offered["colour"], offered["symbol"]]
+    assert (offered["colour"], offered["symbol"]) not in [(p.colour, p.symbol) for p in table.journal.players.all()]
     page.fill("#new-player-name", "ana")  # Ana's name, whatever the case: refused, next to the name
     before = table.journal.players.all()
     page.locator("#join-button").tap()
@@ -141,6 +147,12 @@ def test_a_phone_joins_as_itself_or_someone_new_and_is_offered_itself_first_next
     fits(page)
 
     page.fill("#new-player-name", cleo)
+    anas = table.journal.players.get(ana)
+    for value in (anas.colour, anas.symbol):  # Ana's look: refused, next to the fields, naming her
+        page.locator(f'#new-player .mark-choice:has(input[value="{value}"])').tap()
+    page.locator("#join-button").tap()
+    expect(page.locator("#new-player-refused")).to_have_text("Ana already has this colour and symbol: choose another.")
+    assert table.journal.players.all() == before
     page.locator("#new-player .mark-choice", has_text="green").tap()
     page.locator("#new-player .mark-choice", has_text="heart").tap()
     page.locator("#new-player .mark-choice", has_text="Italiano").tap()
@@ -185,6 +197,7 @@ def test_a_phone_joins_as_itself_or_someone_new_and_is_offered_itself_first_next
 @pytest.mark.parametrize("size", SIZES)
 def test_the_host_puts_known_and_new_players_in_the_seats(browser, table, size):
     viewport, eli = SIZES[size], f"Eli {size}"
+    colour, symbol = ELIS_LOOK[size]
     table.host.new_game("duel", TWO_PHONES)
     context = phone(browser, table, viewport)
     page = context.new_page()
@@ -214,8 +227,8 @@ def test_the_host_puts_known_and_new_players_in_the_seats(browser, table, size):
     page.locator("#add-player").tap()
     expect(page.locator("#host-new-player-refused")).to_have_text("Bea is already a player at this table.")
     page.fill("#host-new-player-name", eli)
-    page.locator("#host-new-player .mark-choice", has_text="orange").tap()
-    page.locator("#host-new-player .mark-choice", has_text="star").tap()
+    for value in (colour, symbol):
+        page.locator(f'#host-new-player .mark-choice:has(input[value="{value}"])').tap()
     if size == "390x844":
         serious = [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in Axe().run(page).response["violations"]
                    if v["impact"] in ("serious", "critical")]
@@ -225,7 +238,7 @@ def test_the_host_puts_known_and_new_players_in_the_seats(browser, table, size):
     page.locator("#host-new-player-name").press("Enter")  # adds the player; the game does not start yet
     expect(page.locator("#player-panel")).to_be_hidden()
     made = next(profile for profile in table.journal.players.all() if profile.name == eli)
-    assert (made.colour, made.symbol) == ("orange", "star")
+    assert (made.colour, made.symbol) == (colour, symbol)
     expect(rows.nth(1).locator(".seat-player")).to_have_value(str(made.id))
     assert table.service.current().setup.game == "duel"
 

@@ -102,7 +102,7 @@
       profiles = null; // the table keeps no journal: seats have names only
       return;
     }
-    newPlayer = newPlayer || Profiles.form($("host-new-player"), profiles.players);
+    newPlayer = newPlayer || Profiles.form($("host-new-player"), profiles.new_look);
     for (const row of rows()) {
       const select = row.querySelector(".seat-player");
       const chosen = select.dataset.chosen || "";
@@ -184,7 +184,7 @@
       row.querySelector(".seat-player").dataset.chosen = String(made.id);
       closeNewPlayer();
       await loadPlayers();
-      newPlayer.reset(profiles.players);
+      newPlayer.reset(profiles.new_look);
       row.querySelector(".seat-player").focus();
       showSeatRows();
     } catch (error) {

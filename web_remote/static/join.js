@@ -76,7 +76,7 @@
       seats.appendChild(element("p", {}, t("join.no_free_seat")));
     }
     if (listed === null) return;
-    if (newPlayer === null) newPlayer = Profiles.form($("new-player"), listed.players);
+    if (newPlayer === null) newPlayer = Profiles.form($("new-player"), listed.new_look);
     showPeople(listed.players, payload.seats, chosen && chosen.value);
     $("who").hidden = false;
   }
@@ -125,7 +125,7 @@
       await rememberPlayer(player, Number(chosen.value));
       window.location.assign("/");
     } catch (error) {
-      if (player.new_player && Profiles.NAME_REFUSALS.has(error.key)) newPlayer.refuse(error.message);
+      if (player.new_player && Profiles.FORM_REFUSALS.has(error.key)) newPlayer.refuse(error.message);
       else if (String(error.key).startsWith("players.")) show(error.message, "error", "who-refused");
       else show(error.message);
       load().catch(() => {});

@@ -20,14 +20,14 @@
       await call(url, { body, host: Remote.hostToken() });
       window.location.reload();
     } catch (error) {
-      if (fields && Profiles.NAME_REFUSALS.has(error.key)) fields.refuse(error.message);
+      if (fields && Profiles.FORM_REFUSALS.has(error.key)) fields.refuse(error.message);
       else show(error.message, "error", said);
     }
   }
 
   const adding = $("add-player");
   if (adding) {
-    const fields = Profiles.form($("add-player-fields"), JSON.parse(adding.dataset.taken));
+    const fields = Profiles.form($("add-player-fields"), JSON.parse(adding.dataset.look));
     adding.addEventListener("submit", (event) => {
       event.preventDefault();
       change(adding.dataset.url, fields.values(), "add-player-said", fields);

@@ -42,9 +42,9 @@ const Profiles = (() => {
   }
 
   // The new-player fields of templates/pages/new_player.html in ``root``: each colour is drawn with the
-  // chosen symbol and each symbol in the chosen colour; ``taken`` profiles' colours and symbols are not
-  // offered first.
-  function form(root, taken = []) {
+  // chosen symbol and each symbol in the chosen colour; they start on ``look`` ({colour, symbol}: the pair
+  // the table says nobody has, ``new_look`` of GET /api/players), or on the first choices.
+  function form(root, look = null) {
     const choices = (what) => [...root.querySelectorAll(`input[name="${root.id}-${what}"]`)];
     const chosen = (what) => (choices(what).find((input) => input.checked) || {}).value;
     const refused = root.querySelector(".message");
@@ -57,11 +57,10 @@ const Profiles = (() => {
       for (const input of choices("symbol")) input.after(mark(colour, input.value));
     }
 
-    function pickFree() {
+    function pick(start) {
       for (const what of ["colour", "symbol"]) {
-        const used = new Set(taken.map((profile) => profile[what]));
         const inputs = choices(what);
-        (inputs.find((input) => !used.has(input.value)) || inputs[0]).checked = true;
+        (inputs.find((input) => start && input.value === start[what]) || inputs[0]).checked = true;
       }
       redraw();
     }
@@ -69,7 +68,7 @@ const Profiles = (() => {
     root.addEventListener("change", (event) => {
       if (event.target.type === "radio") redraw();
     });
-    pickFree();
+    pick(look);
     return {
       root,
       name: root.querySelector(".profile-name"),
@@ -87,18 +86,20 @@ const Profiles = (() => {
         this.name.setAttribute("aria-invalid", message ? "true" : "false");
         if (message) this.name.focus();
       },
-      // Offer colours and symbols nobody in ``profiles`` has (after a new player joined the list).
-      reset(profiles) {
-        taken = profiles;
+      // Empty again, on the pair nobody has now (``look``, after a new player joined the list).
+      reset(next) {
         this.name.value = "";
         this.refuse("");
-        pickFree();
+        pick(next);
       },
     };
   }
 
-  // The refusals that are about the name typed, shown next to it rather than at the top of the page.
-  const NAME_REFUSALS = new Set(["players.name_taken", "players.long_name", "players.empty_name", "players.bad_name"]);
+  // The refusals that are about what the fields say (the name typed, the colour and symbol chosen), shown
+  // next to them rather than at the top of the page.
+  const FORM_REFUSALS = new Set(["players.name_taken", "players.long_name", "players.empty_name", "players.bad_name",
+    "players.bad_character", "players.confusable", "players.look_taken", "players.look_taken_all",
+    "players.computer_look_taken"]);
 
-  return { mark, nameOf, named, form, NAME_REFUSALS };
+  return { mark, nameOf, named, form, FORM_REFUSALS };
 })();
