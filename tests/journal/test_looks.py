@@ -8,6 +8,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from firmware_py.journal import Journal
 from firmware_py.profiles import COLOURS, COMPUTER_LOOK, SYMBOLS, ProfileError
+from tests.journal.test_players import journal  # noqa: F401 (a fixture)
 
 PAIRS = len(COLOURS) * len(SYMBOLS) - 1  # every pair but the computers'
 
@@ -19,13 +20,6 @@ def names(count):
 
 def looks_of_people(journal):
     return [(p.colour, p.symbol) for p in journal.players.all(kind="person")]
-
-
-@pytest.fixture
-def journal(tmp_path):
-    kept = Journal(tmp_path)
-    yield kept
-    kept.close()
 
 
 def test_the_first_seven_people_each_get_a_colour_and_a_symbol_nobody_else_has(journal):
