@@ -361,10 +361,10 @@ class Players:
     def _new_look(self, db, colour: Optional[str], symbol: Optional[str]) -> tuple:
         """The look of a new profile from what was chosen (either may be None: the first free pair with the
         other). :raise ProfileError: a chosen pair someone has, or a chosen part with no free pair left."""
-        taken = self._looks_in(db)
         if colour and symbol:
             self._check_look_free(db, (colour, symbol))
             return colour, symbol
+        taken = self._looks_in(db)
         look = free_look(taken, colour, symbol)
         if look is None and (colour or symbol):
             raise ProfileError("players.look_taken_all", "every pair with that choice is another player's")
@@ -374,7 +374,8 @@ class Players:
     def _looks_in(db) -> list:
         return [tuple(row) for row in db.execute("SELECT colour, symbol FROM players")]
 
-    def _check_look_free(self, db, look: tuple, but: Optional[int] = None):
+    @staticmethod
+    def _check_look_free(db, look: tuple, but: Optional[int] = None):
         """:raise ProfileError: ``look`` is the computers' or another person's (named)."""
         if look == COMPUTER_LOOK:
             raise ProfileError("players.computer_look_taken", "the grey cross is the computer players' mark")
