@@ -45,3 +45,15 @@ def journals_are_closed(monkeypatch):
     for journal in opened:
         if hasattr(journal, "_db"):
             journal.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item):
+    """Every browser context a test opened is closed before its tables stop. The worker's one Chromium
+    outlives the test: a page left open would go on reconnecting to a table that is gone, at the cost of
+    every later test on that worker."""
+    browser = getattr(item, "funcargs", {}).get("browser")
+    if browser is not None:
+        for context in browser.contexts:
+            context.close()
+    yield

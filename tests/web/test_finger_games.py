@@ -52,9 +52,15 @@ class Finger:
     def tap(self, page, target):
         """Touch a random point of ``target`` (a locator), brought to the middle of the screen first. A
         button's rounded corners are no part of it: its points lie between them."""
-        inset = 0.5 + target.evaluate("node => { node.scrollIntoView({ block: 'center' }); "
-                                      "return parseFloat(getComputedStyle(node).borderTopLeftRadius) || 0; }")
-        box = target.bounding_box()
+        box = None
+        for _ in range(5):  # a render between finding the part and measuring it replaces the part: find it again
+            target.wait_for(state="visible", timeout=patient(MISSED_AFTER))
+            inset = 0.5 + target.evaluate("node => { node.scrollIntoView({ block: 'center' }); "
+                                          "return parseFloat(getComputedStyle(node).borderTopLeftRadius) || 0; }")
+            box = target.bounding_box()
+            if box is not None:
+                break
+        assert box is not None, f"{target} is never on the screen long enough to be touched"
         page.touchscreen.tap(box["x"] + self.random.uniform(inset, box["width"] - inset),
                              box["y"] + self.random.uniform(0.5, box["height"] - 0.5))
         self.touches += 1
