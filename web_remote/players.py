@@ -129,18 +129,21 @@ def player(player_id):
 
 @bp.get("/ratings/<game>")
 def standings(game):
-    """The ratings table of one game, the highest first: ``{players: [{player, name, kind, level, colour, symbol,
-    mu, sigma, games, rating_text}]}``, each with what a table of names shows (``rating_text``: the rating as
-    the phone's language writes it, to a tenth)."""
+    """The ratings table of one game in the order of its cautious estimate: ``{players: [{player, name, kind,
+    level, colour, symbol, mu, sigma, games, new, rating_text, uncertainty_text}]}``, each with what a table of
+    names shows (``rating_text``: the rating as the phone's language writes it, to a tenth; ``uncertainty_text``:
+    its "±" beside it; ``new``: still too uncertain to trust)."""
     if game not in games.GAMES:
         raise BadRequest("error.invalid_field", field="game", status=404)
     kept = journal()
     rows = kept.ratings.standings(game)
     profiles = {profile.id: profile.to_dict() for profile in kept.players.all()}
     shown = ("name", "kind", "level", "colour", "symbol")
+    language = guards.language()
     return jsonify(game=game, players=[  # a profile merged away between the two reads is left out
         {"player": player, **{name: profiles[player][name] for name in shown}, **rating.to_dict(), "games": played,
-         "rating_text": i18n.rating_text(guards.language(), rating)}
+         "new": rating.new, "rating_text": i18n.rating_text(language, rating),
+         "uncertainty_text": i18n.uncertainty_text(language, rating)}
         for player, rating, played in rows if player in profiles])
 
 

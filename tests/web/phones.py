@@ -11,6 +11,8 @@ import os
 from PIL import Image, ImageChops, ImageStat
 from playwright.sync_api import expect
 
+from web_remote import i18n
+
 GOLDEN = os.path.join(os.path.dirname(__file__), "golden")
 UPDATE_GOLDEN = os.environ.get("UPDATE_GOLDEN") == "1"
 TOLERANCE = 2.0  # mean difference per channel (0-255) a golden picture may show
@@ -21,14 +23,17 @@ def base_url(remote):
     return f"http://127.0.0.1:{remote.port}"
 
 
-def seated_phone(browser, remote, seat, viewport=PHONE["viewport"], token=None):
+def seated_phone(browser, remote, seat, viewport=PHONE["viewport"], token=None, language=None):
     """A phone of ``viewport`` holding ``seat`` (its token in storage, as the join page leaves it), on the
-    live page; ``token``: a seat token already joined (several phones of one seat), else a new join."""
+    live page; ``token``: a seat token already joined (several phones of one seat), else a new join;
+    ``language``: the language chosen on the phone, else the table's."""
     if token is None:
         token = remote.service.join(remote.service.join_code, seat, "test")
     held = json.dumps({"token": token, "seat": seat, "game_id": remote.service.game_id,
                        "run": remote.service.current().run})
     context = browser.new_context(base_url=base_url(remote), **{**PHONE, "viewport": viewport})
+    if language is not None:
+        context.add_cookies([{"name": i18n.LANGUAGE_COOKIE, "value": language, "url": base_url(remote)}])
     # Stored once, at the first page the tab opens: what the pages do with it later is theirs.
     context.add_init_script(f"if (!sessionStorage.getItem('seeded')) {{ sessionStorage.setItem('seeded', '1'); "
                             f"localStorage.setItem('azul.seat', {json.dumps(held)}); }}")

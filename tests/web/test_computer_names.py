@@ -1,6 +1,7 @@
 """A computer seat is named by its level in the phone's language wherever a game's seats are shown: the
 game-over view's seats, winner line and rating changes (the state), the past games, the replay and the charts."""
 import json
+import os
 import urllib.request
 
 import pytest
@@ -8,7 +9,8 @@ import pytest
 from firmware_py.journal import Journal
 from firmware_py.session import Play, Seat, Setup
 from tests.positions import one_move_from_the_end
-from tests.web.phones import base_url
+from tests.web.phones import base_url, seated_phone
+from tests.web.test_board_touch import CHROMIUM
 from web_remote import i18n
 
 
@@ -47,3 +49,28 @@ def test_the_game_over_view_and_the_past_games_name_the_computer_by_its_level(fi
     replay = fetched(remote, f"/history/{game_id}", language)
     assert computer in replay
     assert computer in fetched(remote, f"/history/{game_id}/story", language)
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (.ci/run installs it)")
+@pytest.mark.parametrize("language", list(i18n.LANGUAGES))
+def test_three_computers_names_head_the_4_player_score_table_whole_on_a_phone(browser, start_table, language):
+    """Four seats share a phone's width: a computer's name ("Computador (especialista)") runs down its column
+    rather than breaking mid-word, and the page never scrolls sideways."""
+    from playwright.sync_api import expect
+
+    from tests.web.test_finger_games import CUT_WORDS
+
+    setup = Setup(game="pavilion", seats=(Seat("phone", "Ana"), *(Seat("ai", "", level=level)
+                                                                  for level in ("easy", "expert", "hard"))), seed=5)
+    game, last = one_move_from_the_end(setup, 5, seat=0)
+    remote, running = start_table(setup, game=game)
+    running.session.call(Play(0, last))
+    token = remote.service.join(remote.service.join_code, 0, "test")
+    for width in (320, 390):
+        page = seated_phone(browser, remote, 0, {"width": width, "height": 700}, token=token, language=language)
+        names = page.locator("#breakdown tr").first.locator("th:not(:first-child)")
+        expect(names).to_have_text(["Ana", *(i18n.seat_name(language, seat, "", level)
+                                                 for seat, level in enumerate(("easy", "expert", "hard"), 1))])
+        assert page.evaluate(CUT_WORDS) == [], (language, width)
+        assert page.evaluate("document.documentElement.scrollWidth") == width, (language, width)
+        page.context.close()

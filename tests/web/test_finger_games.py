@@ -23,17 +23,19 @@ NAMES = ("Ada", "Bo", "Cy", "Di")
 # Milliseconds after which a touch the page has not shown never counted: on a phone it shows at once,
 # on a machine running the suite on every core a round trip to the table can take seconds.
 MISSED_AFTER = 15_000
-# The words of the score table that a line break cuts in two.
+# The words of the score table that a line break cuts in two (across or down the column); Chinese parentheses
+# stand between words.
 CUT_WORDS = """() => {
   const cut = [];
   for (const cell of document.querySelectorAll('#breakdown th, #breakdown td')) {
     const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      for (const word of node.data.matchAll(/\\S+/g)) {
+      for (const word of node.data.matchAll(/[^\\s（）]+/g)) {
         const range = document.createRange();
         range.setStart(node, word.index);
         range.setEnd(node, word.index + word[0].length);
-        if (new Set([...range.getClientRects()].map((box) => Math.round(box.top))).size > 1) cut.push(word[0]);
+        const lines = [...range.getClientRects()].filter((box) => box.width > 0 && box.height > 0);
+        if (new Set(lines.map((box) => `${Math.round(box.top)} ${Math.round(box.left)}`)).size > 1) cut.push(word[0]);
       }
     }
   }

@@ -257,7 +257,8 @@ def test_the_host_page_shows_the_ratings_at_this_table_after_a_rated_game(browse
     session = table.service.session
     while not session.snapshot.over:
         session.call(Play(session.snapshot.current_player, session.snapshot.options[0]))
-    after = {row.player_id: row.after.mu for row in table.journal.ratings.of_game(table.journal.current_game)}
+    after = {row.player_id: row.after for row in table.journal.ratings.of_game(table.journal.current_game)}
+    assert all(rating.new for rating in after.values()), "one game leaves a rating new"
     context = phone(browser, table, SIZES["320x568"], "it")
     context.add_init_script(f"localStorage.setItem('azul.host', {json.dumps(table.host.token)})")
     page = context.new_page()
@@ -266,11 +267,13 @@ def test_the_host_page_shows_the_ratings_at_this_table_after_a_rated_game(browse
     expect(page.locator("#ratings-title")).to_have_text("Valutazioni a questo tavolo: Azul Duel")
     lines = page.locator("#ratings-rows tr")
     expect(lines).to_have_count(2)
-    ranked = sorted(after, key=after.get, reverse=True)
+    ranked = sorted(after, key=lambda player: after[player].ordinal, reverse=True)
     for rank, player in enumerate(ranked):
         name = "Ana" if player == ana else "Bea"
-        cells = [f"{rank + 1}", name, f"{after[player]:.1f}".replace(".", ","), "1"]
-        expect(lines.nth(rank).locator("td")).to_have_text(cells)
+        rating = f"{after[player].mu:.1f} ±{after[player].sigma:.1f}".replace(".", ",")
+        expect(lines.nth(rank).locator("td")).to_have_text([f"{rank + 1}", f"{name} nuovo", rating, "1"])
+        expect(lines.nth(rank)).to_have_class("new-rating")
+    expect(page.locator("#ratings-note")).to_contain_text("meno tre volte")
     for language in i18n.LANGUAGES:
         context.add_cookies([{"name": i18n.LANGUAGE_COOKIE, "value": language, "url": base_url(table)}])
         page.reload()
@@ -279,6 +282,7 @@ def test_the_host_page_shows_the_ratings_at_this_table_after_a_rated_game(browse
     page.select_option("#game", "pavilion")  # no rated Summer Pavilion yet
     expect(page.locator("#ratings-none")).to_be_visible()
     expect(page.locator("#ratings table")).to_be_hidden()
+    expect(page.locator("#ratings-note")).to_be_hidden()
     context.close()
 
 

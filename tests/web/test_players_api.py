@@ -160,4 +160,6 @@ def test_the_ratings_table_names_each_player_with_their_mark_and_the_rating_in_t
         assert {name: row[name] for name in ("name", "kind", "colour", "symbol")} == {
             name: profile[name] for name in ("name", "kind", "colour", "symbol")}
         assert row["rating_text"] == f"{expected[row['player']].mu:.1f}".replace(".", ",")
+        assert row["uncertainty_text"] == f"±{expected[row['player']].sigma:.1f}".replace(".", ",")
+        assert row["new"] is expected[row["player"]].new is True  # one game leaves a rating uncertain
     assert table.client.get("/api/ratings/pavilion").json["players"] == []

@@ -192,7 +192,8 @@
     }
   }
 
-  // The ratings of the chosen game at this table, the highest first.
+  // The ratings of the chosen game at this table in the order of their cautious estimate, each with its
+  // uncertainty, a rating still too uncertain to trust marked new.
   async function showRatings() {
     if (profiles === null) return;
     const game = $("game").value;
@@ -200,14 +201,18 @@
     if ($("game").value !== game) return; // another game was chosen meanwhile: its table is on the way
     $("ratings-title").textContent = t("host.ratings", { game: $("game").selectedOptions[0].textContent });
     $("ratings-rows").replaceChildren(...table.players.map((row, index) => {
-      const line = element("tr");
+      const line = element("tr", row.new ? { class: "new-rating" } : {});
       const name = element("td");
       name.appendChild(Profiles.named(row));
-      line.append(element("td", {}, String(index + 1)), name,
-        element("td", { class: "score" }, row.rating_text), element("td", { class: "score" }, String(row.games)));
+      if (row.new) name.append(" ", element("span", { class: "new-mark" }, t("ratings.new")));
+      const rating = element("td", { class: "score" });
+      rating.append(element("span", { class: "rating" }, row.rating_text), " ",
+        element("small", { class: "uncertainty" }, row.uncertainty_text));
+      line.append(element("td", {}, String(index + 1)), name, rating, element("td", { class: "score" }, String(row.games)));
       return line;
     }));
     $("ratings-rows").closest("table").hidden = !table.players.length;
+    $("ratings-note").hidden = !table.players.length;
     $("ratings-none").hidden = table.players.length > 0;
     $("ratings").hidden = false;
   }

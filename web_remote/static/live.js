@@ -300,9 +300,20 @@
     payload.seats.forEach((seat) => total.appendChild(element("th", { class: "score" }, String(seat.score))));
     $("breakdown").replaceChildren(head, ...rows, total);
     $("breakdown").dataset.seats = String(payload.seats.length);
+    fitNames();
     $("rating-changes").hidden = !payload.ratings.length;
     $("rating-list").replaceChildren(...payload.ratings.map((change) => element("li", {}, change.words)));
   }
+
+  // The seats' names head the score table's columns; where one of them cannot stand whole across its column
+  // (on a phone, four seats share the width), they all run down their columns instead of breaking mid-word.
+  function fitNames() {
+    const table = $("breakdown");
+    table.classList.remove("turned");
+    const names = [...(table.rows[0]?.cells ?? [])].slice(1);
+    if (names.some((cell) => cell.scrollWidth > cell.clientWidth + 1)) table.classList.add("turned");
+  }
+  window.addEventListener("resize", () => { if (payload?.over) fitNames(); });
 
   // The finished game's charts come drawn from the past games' pages (the journal's game), once per game.
   let storyShown = null;
