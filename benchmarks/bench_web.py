@@ -28,9 +28,12 @@ import tempfile
 import threading
 import time
 
+import flask
+
+from firmware_py import games
 from firmware_py.journal import Journal
 from firmware_py.session import NewGame, Play, Seat, Session, Setup
-from web_remote import runner
+from web_remote import runner, server
 from web_remote.service import RemoteService
 
 STREAMS = 8
@@ -197,43 +200,91 @@ def p95(values):
 
 
 class Flood(_OtherDevices):
-    """Clients that fetch public pages in a loop (each on a connection of its own, the next of ``paths``
-    every time); ``answers()`` counts what they got, by status."""
+    """Clients on other devices that fetch public pages in a loop, each on a connection of its own, going
+    through the paths of the aimed-at list of ``targets`` in turn from that list's own address
+    (:func:`flood_address`); ``aim`` another list drops what they still wait for and starts afresh, ``aim(None)``
+    holds them. ``answers()`` counts what they got, by status."""
 
-    def __init__(self, port: int, clients: int, paths: list):
+    def __init__(self, port: int, clients: int, targets: list, aimed: int = 0):
         self._counts = self.context.Array("l", 600)  # answers by status code
-        self._start(_flood, (port, clients, paths, self._counts), "the flood's clients got no answer")
+        self._aimed = self.context.Value("i", aimed)
+        self._start(_flood, (port, clients, targets, self._aimed, self._counts), "the flood's clients got no answer")
+
+    def aim(self, target):
+        """Send the clients after ``targets[target]``; None holds them."""
+        self._aimed.value = -1 if target is None else target
 
     def answers(self) -> dict:
         """{status: answers so far}."""
         return {status: count for status, count in enumerate(self._counts[:]) if count}
 
 
-def _flood(port, clients, paths, counts, ready, stop):
-    asyncio.run(_fetch(port, clients, paths, counts, ready, stop))
+def flood_address(target: int) -> str:
+    """The loopback address the flood of ``targets[target]`` comes from: a device other than the table's own
+    computer, and another for each list, so that each starts as a stranger the table has not seen."""
+    return f"127.0.{2 + target // 250}.{2 + target % 250}"
 
 
-async def _fetch(port, clients, paths, counts, ready, stop):
+def _flood(port, clients, targets, aimed, counts, ready, stop):
+    asyncio.run(_fetch(port, clients, targets, aimed, counts, ready, stop))
+
+
+async def _answer(reader) -> tuple:
+    """(status, whether the server closes the connection) of one answer, its body read whole."""
+    head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").lower()
+    if "content-length: " in head:
+        await reader.readexactly(int(head.split("content-length: ", 1)[1].split("\r\n", 1)[0]))
+    elif "transfer-encoding: chunked" in head:
+        while size := int((await reader.readuntil(b"\r\n")).split(b";")[0], 16):
+            await reader.readexactly(size + 2)
+        await reader.readuntil(b"\r\n")
+    return int(head.split(" ", 2)[1]), "connection: close" in head
+
+
+async def _fetch(port, clients, targets, aimed, counts, ready, stop):
     answered = set()
+    now = {"target": aimed.value, "moved": asyncio.Event()}  # what the clients are after; set when it changes
+
+    async def follow():
+        while True:
+            await asyncio.sleep(0.02)
+            if aimed.value != now["target"]:
+                moved = now["moved"]
+                now.update(target=aimed.value, moved=asyncio.Event())
+                moved.set()
 
     async def client(number):
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        connection = None
         try:
             for turn in itertools.count(number):
-                request = f"GET {paths[turn % len(paths)]} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
-                writer.write(request.encode())
-                head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").lower()
-                length = int(head.split("content-length: ", 1)[1].split("\r\n", 1)[0])
-                await reader.readexactly(length)
-                counts[int(head.split(" ", 2)[1])] += 1
-                answered.add(number)
-                if "connection: close" in head:
+                target, moved = now["target"], now["moved"]
+                if target < 0:
+                    await moved.wait()
+                    continue
+                if connection is None:
+                    connection = await asyncio.open_connection("127.0.0.1", port, local_addr=(flood_address(target), 0))
+                reader, writer = connection
+                paths = targets[target]
+                writer.write(f"GET {paths[turn % len(paths)]} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+                answer, changed = asyncio.ensure_future(_answer(reader)), asyncio.ensure_future(moved.wait())
+                await asyncio.wait([answer, changed], return_when=asyncio.FIRST_COMPLETED)
+                changed.cancel()
+                if not answer.done() or answer.exception() is not None:  # aimed elsewhere, or closed by the server
+                    answer.cancel()
                     writer.close()
-                    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                    connection = None
+                    continue
+                status, closes = answer.result()
+                counts[status] += 1
+                answered.add(number)
+                if closes:
+                    writer.close()
+                    connection = None
         finally:
-            writer.close()
+            if connection is not None:
+                connection[1].close()
 
-    tasks = [asyncio.ensure_future(client(n)) for n in range(clients)]
+    tasks = [asyncio.ensure_future(client(n)) for n in range(clients)] + [asyncio.ensure_future(follow())]
     while len(answered) < clients:
         await asyncio.sleep(0.05)
         failed = [task for task in tasks if task.done()]
@@ -265,7 +316,7 @@ def measure_flood(clients: int, moves: int = FLOOD_MOVES):
         service = RemoteService(session)
         remote = runner.start(service, host="127.0.0.1", port=0)
         tokens = [service.join(service.join_code, seat, "bench") for seat in (0, 1)]
-        flood = Flood(remote.port, clients, flood_paths(finished_moves)) if clients else None
+        flood = Flood(remote.port, clients, [flood_paths(finished_moves)]) if clients else None
         own = Stream(remote.port)
         connection = http.client.HTTPConnection("127.0.0.1", remote.port, timeout=60)
         try:
@@ -296,6 +347,123 @@ def measure_flood(clients: int, moves: int = FLOOD_MOVES):
             journal.close()
 
 
+ROUTE_FLOOD_CLIENTS = 64
+ROUTE_FLOOD_MOVES = 30
+ROUTE_FLOOD_PROFILES = 1000
+ROUTE_FLOOD_SETTLE_S = float(server.PUBLIC_BURST) / server.PUBLIC_RATE
+"""How long a route's flood runs before the moves are timed: a stranger's first burst of reads is answered at
+once, what a phone sees while the flood goes on is what counts."""
+STREAMED_ROUTES = {"api.events"}
+"""Left out of the route floods: an event stream stays open (200 of them: ``web.move_to_event_ms_200_streams``)."""
+ROUTE_SAMPLES = {"game_id": 1, "number": 1, "game": "duel", "view": "centre", "lang": "it", "filename": "remote.css"}
+"""The arguments the flooded paths are built with (``player_id`` and ``kind`` are added where they are known)."""
+
+
+def public_get_routes(app, samples: dict) -> dict:
+    """{endpoint: path} of every GET route of ``app`` that answers a client holding no credential (no seat's or
+    host's token), its arguments from ``samples``; event streams left out (:data:`STREAMED_ROUTES`).
+    A refusal of what the table's state does not allow (a review of the game still being played: 409) is what
+    a stranger gets, and counts. :raise ValueError: a route answers 400, 404 or 5xx: its sample arguments name
+    nothing."""
+    client = app.test_client()
+    found = {}
+    for rule in sorted(app.url_map.iter_rules(), key=lambda rule: rule.rule):
+        if "GET" not in rule.methods or rule.endpoint in STREAMED_ROUTES:
+            continue
+        with app.test_request_context():
+            path = flask.url_for(rule.endpoint, **{name: samples[name] for name in rule.arguments})
+        status = client.get(path).status_code
+        if status in (401, 403):
+            continue  # it needs a credential
+        if status in (400, 404) or status >= 500:
+            raise ValueError(f"GET {path} answers {status}: its sample arguments name nothing")
+        found[rule.endpoint] = path
+    return found
+
+
+class _Phones:
+    """The two seated phones of a Duel making its moves in turn, each timed from its POST to its arrival on the
+    phones' event stream; a finished game is followed by a new one of the same setup."""
+
+    def __init__(self, remote, setup: Setup):
+        self.remote, self.setup, self.session = remote, setup, remote.service.session
+        self.stream = Stream(remote.port)
+        self.connection = http.client.HTTPConnection("127.0.0.1", remote.port, timeout=60)
+        self._join()
+
+    def _join(self):
+        service = self.remote.service
+        self.tokens = [service.join(service.join_code, seat, "bench") for seat in range(len(self.setup.seats))]
+        self.stream.wait_for(self.session.snapshot.version)
+
+    def moves_ms(self, count: int) -> list:
+        taken = []
+        for _ in range(count):
+            if self.session.snapshot.over:
+                self.session.call(NewGame(self.setup))
+                self._join()
+            snapshot = self.session.snapshot
+            start = time.perf_counter()
+            status, answer = post(self.connection, "/api/move", {"option": snapshot.options[-1]},
+                                  self.tokens[snapshot.current_player])
+            if status != 200:
+                raise RuntimeError(f"move refused: {answer}")
+            if not self.stream.wait_for(answer["version"], timeout=60):
+                raise RuntimeError("the phone's stream missed a move")
+            taken.append(1000 * (time.perf_counter() - start))
+        return taken
+
+    def close(self):
+        self.connection.close()
+        self.stream.close()
+
+
+def measure_route_floods(clients: int = ROUTE_FLOOD_CLIENTS, moves: int = ROUTE_FLOOD_MOVES,
+                         profiles: int = ROUTE_FLOOD_PROFILES):
+    """(baseline, {endpoint: (path, flooded, answers by status)}): the 95th percentile in ms of a seated phone's
+    move reaching its stream, alone (before the floods and after them), then while ``clients`` on one address
+    fetch one public route in a loop, route after route, at a table that knows ``profiles`` people and has a
+    finished game in its journal."""
+    with tempfile.TemporaryDirectory() as data:
+        journal = Journal(data)
+        people = [journal.players.create(f"Person {n}").id for n in range(profiles)]
+        session = Session(Setup(game="duel", seed=13), journal=journal)
+        while not session.snapshot.over:
+            session.apply(Play(session.snapshot.current_player, session.snapshot.options[-1]))
+        session.start()
+        setup = Setup(game="duel", seats=(Seat(kind="phone"), Seat(kind="phone")), seed=3)
+        session.call(NewGame(setup))
+        service = RemoteService(session)
+        remote = runner.start(service, host="127.0.0.1", port=0)
+        phones = flood = None
+        try:
+            samples = {**ROUTE_SAMPLES, "player_id": people[0], "kind": games.spec("duel").module.PENDING[0]}
+            routes = public_get_routes(remote.app, samples)
+            phones = _Phones(remote, setup)
+            alone = phones.moves_ms(moves)
+            flood = Flood(remote.port, clients, [[path] for path in routes.values()])
+            flooded = {}
+            for target, (endpoint, path) in enumerate(routes.items()):
+                flood.aim(target)
+                time.sleep(ROUTE_FLOOD_SETTLE_S)
+                before = flood.answers()
+                move_ms = phones.moves_ms(moves)
+                after = flood.answers()
+                flooded[endpoint] = (path, p95(move_ms), {status: count - before.get(status, 0)
+                                                          for status, count in after.items() if count > before.get(status, 0)})
+            flood.aim(None)
+            time.sleep(ROUTE_FLOOD_SETTLE_S)
+            return p95(alone + phones.moves_ms(moves)), flooded
+        finally:
+            if flood is not None:
+                flood.close()
+            if phones is not None:
+                phones.close()
+            remote.close()
+            session.stop()
+            journal.close()
+
+
 def run():
     move_ms, state_ms = measure()
     yield "web.move_to_event_ms", move_ms, "ms"
@@ -308,3 +476,7 @@ def run():
         yield f"web.move_to_event_ms_{clients}_picture_clients", move_ms, "ms"
         if clients:
             yield f"web.pictures_and_replays_per_s_{clients}_clients", per_second, "answers/s"
+    baseline, flooded = measure_route_floods()
+    yield "web.move_to_event_ms_before_route_floods", baseline, "ms"
+    for endpoint, (_, move_ms, _) in flooded.items():
+        yield f"web.route_flood_ratio.{endpoint}", move_ms / baseline, "x"

@@ -250,6 +250,9 @@ class Journal:
         self._resuming: Optional[Resumed] = None
         self._saved_settings: Optional[tuple] = None
         self.version = 0  # counts the write transactions: what the pages' caches of journal reads are keyed on
+        # counts those that can change who plays here and what they achieved: all but a move of a game that goes
+        # on (what the caches of the players' lists and ratings are keyed on, so moves do not empty them)
+        self.results_version = 0
         self._db = self._open()
         self.players = Players(self)
         self.ratings = Ratings(self)
@@ -345,9 +348,10 @@ class Journal:
             self._db.close()
 
     @contextlib.contextmanager
-    def writing(self, what: str):
+    def writing(self, what: str, in_play: bool = False):
         """One committed transaction; a failure rolls back and raises :class:`JournalError` naming ``what``
-        (a :class:`CommandRejected` raised inside rolls back and passes through)."""
+        (a :class:`CommandRejected` raised inside rolls back and passes through). ``in_play``: it only keeps a
+        move of a game that goes on (:attr:`results_version` stays)."""
         with self._lock:
             try:
                 with _transaction(self._db):
@@ -356,6 +360,8 @@ class Journal:
                 raise JournalError(f"the journal could not {what} ({error}); nothing was changed") from None
             finally:
                 self.version += 1  # after a commit or a rollback alike: caches keyed on it are never stale
+                if not in_play:
+                    self.results_version += 1
 
     @contextlib.contextmanager
     def reading(self):
@@ -489,7 +495,7 @@ class Journal:
     def record(self, session, decision):
         """Commit ``decision`` with the game state after it (``session.game``); returns once it is durable."""
         game = session.game
-        with self.writing(f"save the move {decision.notation}, so it was not played") as db:
+        with self.writing(f"save the move {decision.notation}, so it was not played", in_play=not game.is_over()) as db:
             db.execute(
                 "INSERT INTO decisions(game_id, ply, seat, notation, revealed, state, decided_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",

@@ -95,30 +95,39 @@ def described(profile, standings=None) -> dict:
     return shown
 
 
-_listed = {"key": None, "body": b""}
-_listed_lock = threading.Lock()
+_answers = {}  # key -> (journal, its version, JSON body)
+_answers_lock = threading.Lock()
+
+
+def _answer_per_version(key, build) -> Response:
+    """The JSON of ``build(journal)``, worked out once per ``key`` and version of the journal's results (moves
+    of a game that goes on leave it): anyone may ask, so a crowd asking again costs the table nothing. With an
+    ETag, so a phone asking again gets a 304."""
+    kept = journal()
+    with _answers_lock:
+        known = _answers.get(key)
+        if known is None or known[0] is not kept or known[1] != kept.results_version:
+            known = (kept, kept.results_version, json.dumps(build(kept)).encode())
+            _answers[key] = known
+        body = known[2]
+    response = Response(body, mimetype="application/json")
+    response.add_etag()
+    return response.make_conditional(request)
 
 
 @bp.get("/players")
 def players():
-    """Every profile, the most recently played first: the people, then the computer levels. Anyone may ask, so
-    the list is worked out once per version of the journal (a crowd asking again costs the table nothing)."""
-    kept = journal()
-    with _listed_lock:
-        key = (kept, kept.version)
-        if _listed["key"] is None or _listed["key"][0] is not kept or _listed["key"][1] != kept.version:
-            everyone = kept.players.all()
-            standings = {game: {player: (rating, played) for player, rating, played in kept.ratings.standings(game)}
-                         for game in games.GAMES}
-            body = json.dumps({"players": [described(p, standings) for p in everyone if not p.is_computer],
-                               "computers": [described(p, standings) for p in everyone if p.is_computer],
-                               "new_look": look_fields(kept.players.next_look()),
-                               "colours": list(COLOURS), "symbols": list(SYMBOLS), "max_name": MAX_NAME})
-            _listed.update(key=key, body=body.encode())
-        body = _listed["body"]
-    response = Response(body, mimetype="application/json")
-    response.add_etag()
-    return response.make_conditional(request)
+    """Every profile, the most recently played first: the people, then the computer levels."""
+    def build(kept):
+        everyone = kept.players.all()
+        standings = {game: {player: (rating, played) for player, rating, played in kept.ratings.standings(game)}
+                     for game in games.GAMES}
+        return {"players": [described(p, standings) for p in everyone if not p.is_computer],
+                "computers": [described(p, standings) for p in everyone if p.is_computer],
+                "new_look": look_fields(kept.players.next_look()),
+                "colours": list(COLOURS), "symbols": list(SYMBOLS), "max_name": MAX_NAME}
+
+    return _answer_per_version(("players",), build)
 
 
 @bp.get("/players/<int:player_id>")
@@ -135,16 +144,19 @@ def standings(game):
     its "±" beside it; ``new``: still too uncertain to trust)."""
     if game not in games.GAMES:
         raise BadRequest("error.invalid_field", field="game", status=404)
-    kept = journal()
-    rows = kept.ratings.standings(game)
-    profiles = {profile.id: profile.to_dict() for profile in kept.players.all()}
-    shown = ("name", "kind", "level", "colour", "symbol")
     language = guards.language()
-    return jsonify(game=game, players=[  # a profile merged away between the two reads is left out
-        {"player": player, **{name: profiles[player][name] for name in shown}, **rating.to_dict(), "games": played,
-         "new": rating.new, "rating_text": i18n.rating_text(language, rating),
-         "uncertainty_text": i18n.uncertainty_text(language, rating)}
-        for player, rating, played in rows if player in profiles])
+
+    def build(kept):
+        rows = kept.ratings.standings(game)
+        profiles = {profile.id: profile.to_dict() for profile in kept.players.all()}
+        shown = ("name", "kind", "level", "colour", "symbol")
+        return {"game": game, "players": [  # a profile merged away between the two reads is left out
+            {"player": player, **{name: profiles[player][name] for name in shown}, **rating.to_dict(), "games": played,
+             "new": rating.new, "rating_text": i18n.rating_text(language, rating),
+             "uncertainty_text": i18n.uncertainty_text(language, rating)}
+            for player, rating, played in rows if player in profiles]}
+
+    return _answer_per_version(("ratings", game, language), build)
 
 
 @bp.get("/games/<int:game_id>/ratings")

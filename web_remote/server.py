@@ -18,7 +18,12 @@ maintainers) holds every connection:
   that stops reading is dropped after ``SEND_TIMEOUT_S``);
 - the event streams (:func:`guards.event_stream`) are coroutines on the loop:
   the Flask view checks the request as usual and hands over the stream, which
-  then waits for changes without any thread.
+  then waits for changes without any thread;
+- what anyone may read without a credential (a GET or HEAD without a seat's or
+  the host's token) from another device is paced per address (:class:`Pace`): a page and all it
+  loads come at once, but a device asking again and again waits on the loop,
+  at no cost, and its answers never take more than ``PUBLIC_SHARE`` of a core
+  over time: a stranger's reads cannot take the CPU the moves need.
 
 :func:`start` serves an app on a thread of its own and returns at once.
 """
@@ -31,6 +36,7 @@ import logging
 import resource
 import socket
 import threading
+import time
 
 from a2wsgi.wsgi import build_environ
 
@@ -43,6 +49,10 @@ RENDER_WORKERS = 1  # threads for the routes marked guards.renders (pictures, re
 KEEP_ALIVE_S = 10.0  # an idle connection (or a request line and headers still arriving) is closed then
 BODY_TIMEOUT_S = 10.0  # the whole body must arrive within this
 SEND_TIMEOUT_S = 10.0  # a client that does not take a chunk for this long is dropped
+PUBLIC_RATE = 20.0  # credential-less reads answered per second to one address, once its burst is spent
+PUBLIC_BURST = 60  # ... and at once: a page with all it loads, several times over
+PUBLIC_SHARE = 0.25  # the part of a core one address's credential-less reads may take over time
+PUBLIC_AT_ONCE = 2  # one address's credential-less reads in progress at once (the others wait their turn)
 STOP_TIMEOUT_S = 3.0
 FORCED_STOP_MARGIN_S = 0.5  # after hypercorn's grace, this long before the server ends what is still open
 OPEN_FILES = 8192  # the open-file limit the remote asks for (the service unit's LimitNOFILE)
@@ -54,6 +64,70 @@ class _Gone(Exception):
     """The client went away or stopped reading."""
 
 
+class Pace:
+    """When each address's next credential-less read is answered: ``burst`` of them at once, then one every
+    1/``rate`` s, and never more than ``share`` of a core on that address's answers over time (a read whose
+    answer took 0.1 s of a worker's time holds the address's next one 0.1/``share`` s longer). A leaky bucket
+    per address, kept as the moment it is empty again; used on the loop's thread only."""
+
+    def __init__(self, rate: float = PUBLIC_RATE, burst: int = PUBLIC_BURST, share: float = PUBLIC_SHARE,
+                 at_once: int = PUBLIC_AT_ONCE, remembered: int = 4096):
+        self.interval = 1.0 / rate
+        self.allowance = (burst - 1) * self.interval
+        self.share = share
+        self.at_once = at_once
+        self.remembered = remembered
+        self._empty_at = {}  # address -> the moment its bucket is empty again
+        self._places = {}  # address -> [its places for reads in progress, how many reads hold or wait for one]
+
+    @contextlib.asynccontextmanager
+    async def turn(self, address: str):
+        """Hold one of ``address``'s ``at_once`` places for reads in progress, once the wait its pace asks is
+        over: what a read costs is charged before more of that address's reads start than it may have at once."""
+        places = self._places.setdefault(address, [asyncio.Semaphore(self.at_once), 0])
+        places[1] += 1
+        try:
+            async with places[0]:
+                waited = self.wait(address, asyncio.get_running_loop().time())
+                if waited:
+                    await asyncio.sleep(waited)
+                yield
+        finally:
+            places[1] -= 1
+            if not places[1]:
+                del self._places[address]
+
+    def _emptied(self, address: str, now: float) -> float:
+        if len(self._empty_at) >= self.remembered:  # forget the addresses whose buckets are empty
+            self._empty_at = {known: at for known, at in self._empty_at.items() if at > now}
+        return max(self._empty_at.get(address, now), now)
+
+    def wait(self, address: str, now: float) -> float:
+        """Seconds the read of ``address`` arriving at ``now`` waits before it is answered."""
+        empty_at = self._emptied(address, now)
+        self._empty_at[address] = empty_at + self.interval
+        return max(0.0, empty_at - self.allowance - now)
+
+    def charge(self, address: str, now: float, seconds: float):
+        """Count the ``seconds`` of a worker's time an answer to ``address`` took."""
+        self._empty_at[address] = self._emptied(address, now) + seconds / self.share
+
+
+def _stranger(scope):
+    """The address of the device asking, or None for the table's own computer (a connection whose two ends
+    have one address: its own browser, the simulator, the service's checks)."""
+    client = (scope.get("client") or ("",))[0]
+    return None if client == (scope.get("server") or ("",))[0] else client
+
+
+def _credential_less_read(scope) -> bool:
+    """A GET or HEAD carrying no seat's or host's token: what a stranger on the Wi-Fi can ask."""
+    if scope["method"] not in ("GET", "HEAD"):
+        return False
+    names = {name.lower() for name, _ in scope["headers"]}
+    return guards.SEAT_HEADER.lower().encode() not in names and guards.HOST_HEADER.lower().encode() not in names
+
+
 class TableServer:
     """The ASGI app around a Flask ``app``: bodies and streams on the loop, the app on a thread pool."""
 
@@ -61,6 +135,7 @@ class TableServer:
         self.app = app
         self.pool = concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix="web")
         self.renderers = concurrent.futures.ThreadPoolExecutor(render_workers, thread_name_prefix="web-render")
+        self.pace = Pace()
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "lifespan":
@@ -79,6 +154,7 @@ class TableServer:
                 return
 
     async def _http(self, scope, receive, send):
+        paced = _stranger(scope) if _credential_less_read(scope) else None
         limit = guards.body_limit(self.app, scope["method"], scope["path"])
         reading = _BodyReader(receive, limit)
         try:
@@ -90,7 +166,7 @@ class TableServer:
         # until the answer has gone out, and the answer closes the connection.
         draining = None if reading.ended else asyncio.ensure_future(_discard(receive))
         try:
-            await self._respond(scope, body, reading.ended, send, receive)
+            await self._respond(scope, body, reading.ended, send, receive, paced)
         except _Gone:
             pass
         finally:
@@ -98,8 +174,9 @@ class TableServer:
                 draining.cancel()
                 await asyncio.gather(draining, return_exceptions=True)
 
-    async def _respond(self, scope, body, ended: bool, send, receive):
-        """Run the app on ``body`` (None: it did not arrive in time) and send its answer or stream."""
+    async def _respond(self, scope, body, ended: bool, send, receive, paced=None):
+        """Run the app on ``body`` (None: it did not arrive in time) and send its answer or stream; the time
+        the app took is charged to the ``paced`` address (:class:`Pace`)."""
         closing = [] if ended else [(b"connection", b"close")]
         if body is None:
             await _answer(send, 408, [(b"content-type", b"application/json"), *closing], _TIMEOUT_BODY)
@@ -108,7 +185,19 @@ class TableServer:
         environ[guards.ASYNC_STREAMS] = None
         loop = asyncio.get_running_loop()
         pool = self.renderers if guards.renders_route(self.app, scope["method"], scope["path"]) else self.pool
-        status, headers, chunks = await loop.run_in_executor(pool, _call_wsgi, self.app, environ)
+        if paced is None:
+            status, headers, chunks, _ = await loop.run_in_executor(pool, _call_wsgi, self.app, environ)
+        else:
+            left = asyncio.ensure_future(_discard(receive))  # done when the client has gone
+            try:
+                async with self.pace.turn(paced):
+                    if left.done():
+                        raise _Gone  # it went away while it waited: nothing is worked out for nobody
+                    status, headers, chunks, took = await loop.run_in_executor(pool, _call_wsgi, self.app, environ)
+                    self.pace.charge(paced, loop.time(), took)
+            finally:
+                left.cancel()
+                await asyncio.gather(left, return_exceptions=True)
         stream = environ[guards.ASYNC_STREAMS]
         if stream is None:
             await _answer(send, status, headers + closing, b"".join(chunks))
@@ -164,7 +253,8 @@ def _with_length(scope, body: bytes):
 
 
 def _call_wsgi(app, environ):
-    """Run the Flask app on a worker thread: (status, headers, body chunks)."""
+    """Run the Flask app on a worker thread: (status, headers, body chunks, the thread's CPU seconds)."""
+    began = time.thread_time()
     started = {}
 
     def start_response(status, headers, exc_info=None):
@@ -176,7 +266,7 @@ def _call_wsgi(app, environ):
         chunks = list(body)
     finally:
         getattr(body, "close", lambda: None)()
-    return started["status"], started["headers"], chunks
+    return started["status"], started["headers"], chunks, time.thread_time() - began
 
 
 async def _send(send, message):

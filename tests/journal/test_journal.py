@@ -287,3 +287,19 @@ def test_a_full_file_system_refuses_moves_and_keeps_every_acknowledged_one(tmp_p
         journal.close()
         again = run_table(data, stdin=f"{moves[len(accepted)]}\n").stdout.splitlines()
         assert again == [f"ready {len(accepted)}", f"ok {len(accepted) + 1} {moves[len(accepted)]}"]
+
+
+def test_the_results_version_moves_with_what_can_change_results_and_not_with_a_move_of_a_game_in_play(tmp_path):
+    journal = Journal(tmp_path)
+    session = Session(Setup(game="duel", seed=4), journal=journal)
+    before = journal.results_version
+    for _ in range(3):
+        session.apply(Play(session.snapshot.current_player, session.snapshot.options[0]))
+    assert journal.results_version == before and journal.version > before
+    while not session.snapshot.over:
+        session.apply(Play(session.snapshot.current_player, session.snapshot.options[0]))
+    ended = journal.results_version
+    assert ended == before + 1  # the move that ends the game finishes it and rates it
+    journal.players.create("Ana")
+    assert journal.results_version == ended + 1
+    journal.close()
