@@ -348,11 +348,13 @@ def measure_flood(clients: int, moves: int = FLOOD_MOVES):
 
 
 ROUTE_FLOOD_CLIENTS = 64
-ROUTE_FLOOD_MOVES = 30
+ROUTE_FLOOD_MOVES = 60  # the first 60 decisions of the same Duel each time (one lasts some 260)
 ROUTE_FLOOD_PROFILES = 1000
 ROUTE_FLOOD_SETTLE_S = float(server.PUBLIC_BURST) / server.PUBLIC_RATE
-"""How long a route's flood runs before the moves are timed: a stranger's first burst of reads is answered at
-once, what a phone sees while the flood goes on is what counts."""
+"""How long a route's flood runs at most before the moves are timed (less once its first burst of answers is
+in, then ROUTE_FLOOD_STEADY_S more): a stranger's first burst of reads is answered at once, what a phone sees
+while the flood goes on at its steady pace is what counts."""
+ROUTE_FLOOD_STEADY_S = 1.0
 STREAMED_ROUTES = {"api.events"}
 """Left out of the route floods: an event stream stays open (200 of them: ``web.move_to_event_ms_200_streams``)."""
 ROUTE_SAMPLES = {"game_id": 1, "number": 1, "game": "duel", "view": "centre", "lang": "it", "filename": "remote.css"}
@@ -372,7 +374,8 @@ def public_get_routes(app, samples: dict) -> dict:
             continue
         with app.test_request_context():
             path = flask.url_for(rule.endpoint, **{name: samples[name] for name in rule.arguments})
-        status = client.get(path).status_code
+        with client.get(path) as answer:
+            status = answer.status_code
         if status in (401, 403):
             continue  # it needs a credential
         if status in (400, 404) or status >= 500:
@@ -383,26 +386,28 @@ def public_get_routes(app, samples: dict) -> dict:
 
 class _Phones:
     """The two seated phones of a Duel making its moves in turn, each timed from its POST to its arrival on the
-    phones' event stream; a finished game is followed by a new one of the same setup."""
+    phones' event stream. Each timing starts a new game of the same setup and deal, so that every flood is
+    timed on the same moves as the others and the baseline."""
 
     def __init__(self, remote, setup: Setup):
         self.remote, self.setup, self.session = remote, setup, remote.service.session
         self.stream = Stream(remote.port)
         self.connection = http.client.HTTPConnection("127.0.0.1", remote.port, timeout=60)
-        self._join()
 
-    def _join(self):
+    def new_game(self):
+        """The same game again from its start, both seats joined by a phone."""
         service = self.remote.service
+        self.session.call(NewGame(self.setup))
         self.tokens = [service.join(service.join_code, seat, "bench") for seat in range(len(self.setup.seats))]
         self.stream.wait_for(self.session.snapshot.version)
 
     def moves_ms(self, count: int) -> list:
+        """The first ``count`` moves of a game just started (:meth:`new_game`), in ms each: shorter than a game."""
         taken = []
         for _ in range(count):
-            if self.session.snapshot.over:
-                self.session.call(NewGame(self.setup))
-                self._join()
             snapshot = self.session.snapshot
+            if snapshot.over:
+                raise ValueError(f"the game ended before {count} moves were timed")
             start = time.perf_counter()
             status, answer = post(self.connection, "/api/move", {"option": snapshot.options[-1]},
                                   self.tokens[snapshot.current_player])
@@ -418,18 +423,30 @@ class _Phones:
         self.stream.close()
 
 
+def _settle(flood: Flood):
+    """Wait while the flood's first burst is answered (at most ROUTE_FLOOD_SETTLE_S), and until it goes on at
+    its steady pace."""
+    before, deadline = sum(flood.answers().values()), time.monotonic() + ROUTE_FLOOD_SETTLE_S
+    while sum(flood.answers().values()) - before < server.PUBLIC_BURST and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(ROUTE_FLOOD_STEADY_S)
+
+
 def measure_route_floods(clients: int = ROUTE_FLOOD_CLIENTS, moves: int = ROUTE_FLOOD_MOVES,
                          profiles: int = ROUTE_FLOOD_PROFILES):
-    """(baseline, {endpoint: (path, flooded, answers by status)}): the 95th percentile in ms of a seated phone's
-    move reaching its stream, alone (before the floods and after them), then while ``clients`` on one address
-    fetch one public route in a loop, route after route, at a table that knows ``profiles`` people and has a
-    finished game in its journal."""
+    """(baseline, {endpoint: (path, flooded, the flood's answers by status)}): the 95th percentile in ms of a
+    seated phone's move reaching its stream, alone (before the floods and after them), then while ``clients``
+    on one address fetch one public route in a loop, route after route, at a table that knows ``profiles``
+    people and has a finished and reviewed game in its journal."""
     with tempfile.TemporaryDirectory() as data:
         journal = Journal(data)
         people = [journal.players.create(f"Person {n}").id for n in range(profiles)]
         session = Session(Setup(game="duel", seed=13), journal=journal)
         while not session.snapshot.over:
             session.apply(Play(session.snapshot.current_player, session.snapshot.options[-1]))
+        for decision, _, _, notation, _, _ in journal.review_rows(journal.current_game):
+            journal.keep_review(decision, notation, 0.0)  # reviewed already: no review runs beside the moves
+        journal.finish_review(journal.current_game)
         session.start()
         setup = Setup(game="duel", seats=(Seat(kind="phone"), Seat(kind="phone")), seed=3)
         session.call(NewGame(setup))
@@ -440,19 +457,22 @@ def measure_route_floods(clients: int = ROUTE_FLOOD_CLIENTS, moves: int = ROUTE_
             samples = {**ROUTE_SAMPLES, "player_id": people[0], "kind": games.spec("duel").module.PENDING[0]}
             routes = public_get_routes(remote.app, samples)
             phones = _Phones(remote, setup)
+            phones.new_game()
             alone = phones.moves_ms(moves)
             flood = Flood(remote.port, clients, [[path] for path in routes.values()])
             flooded = {}
             for target, (endpoint, path) in enumerate(routes.items()):
-                flood.aim(target)
-                time.sleep(ROUTE_FLOOD_SETTLE_S)
+                phones.new_game()
                 before = flood.answers()
+                flood.aim(target)
+                _settle(flood)
                 move_ms = phones.moves_ms(moves)
                 after = flood.answers()
                 flooded[endpoint] = (path, p95(move_ms), {status: count - before.get(status, 0)
                                                           for status, count in after.items() if count > before.get(status, 0)})
             flood.aim(None)
             time.sleep(ROUTE_FLOOD_SETTLE_S)
+            phones.new_game()
             return p95(alone + phones.moves_ms(moves)), flooded
         finally:
             if flood is not None:

@@ -251,7 +251,7 @@ class Journal:
         self._saved_settings: Optional[tuple] = None
         self.version = 0  # counts the write transactions: what the pages' caches of journal reads are keyed on
         # counts those that can change who plays here and what they achieved: all but a move of a game that goes
-        # on (what the caches of the players' lists and ratings are keyed on, so moves do not empty them)
+        # on and a review still under way (what the pages of results are kept by: web_remote/kept.py)
         self.results_version = 0
         self._db = self._open()
         self.players = Players(self)
@@ -348,10 +348,10 @@ class Journal:
             self._db.close()
 
     @contextlib.contextmanager
-    def writing(self, what: str, in_play: bool = False):
+    def writing(self, what: str, changes_results: bool = True):
         """One committed transaction; a failure rolls back and raises :class:`JournalError` naming ``what``
-        (a :class:`CommandRejected` raised inside rolls back and passes through). ``in_play``: it only keeps a
-        move of a game that goes on (:attr:`results_version` stays)."""
+        (a :class:`CommandRejected` raised inside rolls back and passes through). ``changes_results``: False
+        for what no page of results shows (a move of a game that goes on): :attr:`results_version` stays."""
         with self._lock:
             try:
                 with _transaction(self._db):
@@ -360,7 +360,7 @@ class Journal:
                 raise JournalError(f"the journal could not {what} ({error}); nothing was changed") from None
             finally:
                 self.version += 1  # after a commit or a rollback alike: caches keyed on it are never stale
-                if not in_play:
+                if changes_results:
                     self.results_version += 1
 
     @contextlib.contextmanager
@@ -495,7 +495,8 @@ class Journal:
     def record(self, session, decision):
         """Commit ``decision`` with the game state after it (``session.game``); returns once it is durable."""
         game = session.game
-        with self.writing(f"save the move {decision.notation}, so it was not played", in_play=not game.is_over()) as db:
+        with self.writing(f"save the move {decision.notation}, so it was not played",
+                          changes_results=game.is_over()) as db:
             db.execute(
                 "INSERT INTO decisions(game_id, ply, seat, notation, revealed, state, decided_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -693,8 +694,9 @@ class Journal:
         return row is not None and row[0] is not None
 
     def keep_review(self, decision_id: int, preferred: str, loss: float) -> bool:
-        """Store the review of one decision; False (nothing kept) when it was taken back meanwhile."""
-        with self.writing("keep the review of a decision") as db:
+        """Store the review of one decision; False (nothing kept) when it was taken back meanwhile. The results
+        show a game's review once :meth:`finish_review` marks it complete, not before."""
+        with self.writing("keep the review of a decision", changes_results=False) as db:
             return db.execute(
                 "INSERT OR REPLACE INTO reviews(decision_id, preferred, loss, reviewed_at)"
                 " SELECT id, ?, ?, ? FROM decisions WHERE id = ? AND reverted IS NULL",

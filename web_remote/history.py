@@ -37,7 +37,7 @@ from firmware_py.records import Record, RecordError, position_snapshot
 from firmware_py.records import replay as replay_positions
 from firmware_py.session import MAX_NAME
 from firmware_py.story import story
-from web_remote import charts, exports, guards, i18n, rules
+from web_remote import charts, exports, guards, i18n, kept, rules
 from web_remote.guards import BadRequest, error_response, field, json_body, language, service
 from web_remote.pages import page
 from web_remote.service import AccessDenied
@@ -226,6 +226,7 @@ def chosen_summaries(chosen: dict) -> list:
 
 @bp.get("/")
 @guards.renders
+@kept.until_results_change
 @refusals_as_pages
 def index():
     """The journal's games, newest first (of one player, of one game), and the record import form."""
@@ -267,6 +268,7 @@ def export_name(chosen: dict) -> str:
 
 @bp.get("/games.json")
 @guards.renders
+@kept.until_results_change
 def games_json():
     """The list as JSON: ``{games, left_out, limit}``, the games as summaries (never a record)."""
     chosen = chosen_games()
@@ -276,6 +278,7 @@ def games_json():
 
 @bp.get("/games.csv")
 @guards.renders
+@kept.until_results_change
 def games_csv():
     """The list as CSV: one game a line, each seat's name, player id, score and win in columns of its own."""
     chosen = chosen_games()
@@ -297,6 +300,7 @@ def games_csv():
 
 @bp.get("/<int:game_id>.json")
 @guards.renders
+@kept.until_the_game_changes
 def export(game_id):
     """Download the game's record file, once the game is over. :raise AccessDenied: 409 before that."""
     record = record_of(game_id)
@@ -322,6 +326,7 @@ def import_record():
 
 @bp.get("/<int:game_id>")
 @guards.renders
+@kept.until_the_game_changes
 def replay(game_id):
     """The game at one move: picture of the table, scores, the move list with the current move marked."""
     record = record_of(game_id)
@@ -342,6 +347,7 @@ def replay(game_id):
 
 @bp.get("/<int:game_id>/story")
 @guards.renders
+@kept.until_the_game_changes
 def story_fragment(game_id):
     """The game's charts alone, for the replay page and the live page's game-over view to show (a finished
     game's do not change: the phone may keep them for a while)."""
@@ -357,6 +363,7 @@ def story_fragment(game_id):
 
 @bp.get("/<int:game_id>/rounds/<int:number>")
 @guards.renders
+@kept.until_the_game_changes
 def round_fragment(game_id, number):
     """What scored in round ``number`` of the game, and why: each player's points with a sentence per
     scoring event, then the rule behind each kind of event (after the last round, the final scoring too).
@@ -419,6 +426,7 @@ def _board(record, positions, ply, snapshot, names, lang) -> dict:
 
 @bp.get("/<int:game_id>/table.png")
 @guards.renders
+@kept.until_the_game_changes
 def picture(game_id):
     """The LED table as it looked after move ``ply``, as a PNG."""
     record = record_of(game_id)

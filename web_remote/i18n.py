@@ -21,6 +21,7 @@ from babel.numbers import format_decimal
 from babel.support import Translations
 
 from core_ext.reasons import COMMON as COMMON_REASONS
+from firmware_py import ratings
 from firmware_py.session import MAX_NAME
 from web_remote.messages import MESSAGES, Contextual, Plural
 
@@ -277,6 +278,11 @@ def rating_text(language: str, rating) -> str:
 def uncertainty_text(language: str, rating) -> str:
     """A rating's uncertainty as players read it beside the rating: "±8.0" ("±8,0" in Italian)."""
     return "±" + format_decimal(rating.sigma, format="0.0", locale=language)
+
+
+def settled_uncertainty_text(language: str) -> str:
+    """The uncertainty under which a rating is no longer new, as the ratings tables' notes quote it."""
+    return format_number(language, ratings.SETTLED_SIGMA)
 
 
 def refusal(language: str, reason: str) -> str:

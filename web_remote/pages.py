@@ -12,7 +12,7 @@ import qrcode
 import qrcode.image.svg
 from flask import Blueprint, Response, current_app, make_response, redirect, render_template, request, url_for
 
-from firmware_py import games, ratings
+from firmware_py import games
 from firmware_py.controls import HostMenu
 from firmware_py.profiles import COLOURS, SYMBOLS
 from firmware_py.session import AI_LEVELS, MAX_NAME, SEAT_KINDS
@@ -74,7 +74,7 @@ def host():
         ai_levels=AI_LEVELS,
         palettes=HostMenu.PALETTES,
         objectives=_objective_names(),
-        settled=i18n.format_number(language(), ratings.SETTLED_SIGMA),
+        settled=i18n.settled_uncertainty_text(language()),
         **PROFILE_CHOICES,
     )
 

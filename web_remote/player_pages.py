@@ -17,7 +17,7 @@ from flask import Blueprint
 
 from firmware_py import games, ratings
 from firmware_py.profiles import COLOURS, SYMBOLS
-from web_remote import charts, exports, guards, history, i18n, review
+from web_remote import charts, exports, guards, history, i18n, kept, review
 from web_remote.guards import language
 from web_remote.pages import page
 from web_remote.players import MAX_PLAYER_ID, look_fields
@@ -236,6 +236,7 @@ def listing() -> dict:
 
 @bp.get("/players/")
 @guards.renders
+@kept.until_results_change
 @history.refusals_as_pages
 def index():
     """The people (most recently played first), the computer levels, and each game's ratings table."""
@@ -248,7 +249,7 @@ def index():
                 played=shown["played"], standings=shown["standings"], **_shown_with(lang),
                 rating_text=functools.partial(i18n.rating_text, lang),
                 uncertainty_text=functools.partial(i18n.uncertainty_text, lang),
-                settled=i18n.format_number(lang, ratings.SETTLED_SIGMA),
+                settled=i18n.settled_uncertainty_text(lang),
                 new_look=look_fields(history.journal().players.next_look()))
 
 
@@ -281,6 +282,7 @@ def listed_rows(lang: str) -> list:
 
 @bp.get("/players.json")
 @guards.renders
+@kept.until_results_change
 def index_json():
     """Everyone with their games and ratings: ``{players: [...]}``."""
     return exports.json_file("azul-players", {"players": listed_rows(language())})
@@ -288,6 +290,7 @@ def index_json():
 
 @bp.get("/players.csv")
 @guards.renders
+@kept.until_results_change
 def index_csv():
     """Everyone with their games and ratings, one a line; a game's rank and rating are empty when unrated."""
     rows = listed_rows(language())
@@ -321,6 +324,7 @@ def mergeable(profile, summaries, profiles: dict) -> list:
 
 @bp.get("/players/<int:player_id>")
 @guards.renders
+@kept.until_results_change
 @history.refusals_as_pages
 def player(player_id):
     """One player: results per game and seat count, rating over time, results against each other player,
@@ -354,6 +358,7 @@ def player_games(figures: dict, lang: str) -> tuple:
 
 @bp.get("/players/<int:player_id>.json")
 @guards.renders
+@kept.until_results_change
 def player_json(player_id):
     """The player's page as JSON: ``{player, results, ratings, head_to_head, mistakes, games, limit, left_out}``."""
     lang = language()
@@ -377,6 +382,7 @@ def player_json(player_id):
 
 @bp.get("/players/<int:player_id>.csv")
 @guards.renders
+@kept.until_results_change
 def player_csv(player_id):
     """The player's games, one a line: their seat, score, whether they won, the others, their rating before and
     after (empty where the game did not count)."""

@@ -8,16 +8,13 @@ A phone makes a profile of its own only by joining a seat as someone new
 (``POST /api/join`` with ``new_player``). Every refusal is a 4xx in the phone's
 language and changes nothing.
 """
-import json
-import threading
-
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, jsonify
 
 from firmware_py import games
 from firmware_py.profiles import COLOURS, MAX_LANGUAGES, SYMBOLS, ProfileError
 from firmware_py.ratings import CHOICES, Rating
 from firmware_py.session import MAX_NAME
-from web_remote import guards, i18n
+from web_remote import guards, i18n, kept
 from web_remote.guards import BadRequest, error_response, field, json_body, service
 from web_remote.service import AccessDenied
 
@@ -95,39 +92,18 @@ def described(profile, standings=None) -> dict:
     return shown
 
 
-_answers = {}  # key -> (journal, its version, JSON body)
-_answers_lock = threading.Lock()
-
-
-def _answer_per_version(key, build) -> Response:
-    """The JSON of ``build(journal)``, worked out once per ``key`` and version of the journal's results (moves
-    of a game that goes on leave it): anyone may ask, so a crowd asking again costs the table nothing. With an
-    ETag, so a phone asking again gets a 304."""
-    kept = journal()
-    with _answers_lock:
-        known = _answers.get(key)
-        if known is None or known[0] is not kept or known[1] != kept.results_version:
-            known = (kept, kept.results_version, json.dumps(build(kept)).encode())
-            _answers[key] = known
-        body = known[2]
-    response = Response(body, mimetype="application/json")
-    response.add_etag()
-    return response.make_conditional(request)
-
-
 @bp.get("/players")
+@kept.until_results_change
 def players():
     """Every profile, the most recently played first: the people, then the computer levels."""
-    def build(kept):
-        everyone = kept.players.all()
-        standings = {game: {player: (rating, played) for player, rating, played in kept.ratings.standings(game)}
-                     for game in games.GAMES}
-        return {"players": [described(p, standings) for p in everyone if not p.is_computer],
-                "computers": [described(p, standings) for p in everyone if p.is_computer],
-                "new_look": look_fields(kept.players.next_look()),
-                "colours": list(COLOURS), "symbols": list(SYMBOLS), "max_name": MAX_NAME}
-
-    return _answer_per_version(("players",), build)
+    kept_by = journal()
+    everyone = kept_by.players.all()
+    standings = {game: {player: (rating, played) for player, rating, played in kept_by.ratings.standings(game)}
+                 for game in games.GAMES}
+    return jsonify(players=[described(p, standings) for p in everyone if not p.is_computer],
+                   computers=[described(p, standings) for p in everyone if p.is_computer],
+                   new_look=look_fields(kept_by.players.next_look()),
+                   colours=list(COLOURS), symbols=list(SYMBOLS), max_name=MAX_NAME)
 
 
 @bp.get("/players/<int:player_id>")
@@ -137,6 +113,7 @@ def player(player_id):
 
 
 @bp.get("/ratings/<game>")
+@kept.until_results_change
 def standings(game):
     """The ratings table of one game in the order of its cautious estimate: ``{players: [{player, name, kind,
     level, colour, symbol, mu, sigma, games, new, rating_text, uncertainty_text}]}``, each with what a table of
@@ -145,18 +122,14 @@ def standings(game):
     if game not in games.GAMES:
         raise BadRequest("error.invalid_field", field="game", status=404)
     language = guards.language()
-
-    def build(kept):
-        rows = kept.ratings.standings(game)
-        profiles = {profile.id: profile.to_dict() for profile in kept.players.all()}
-        shown = ("name", "kind", "level", "colour", "symbol")
-        return {"game": game, "players": [  # a profile merged away between the two reads is left out
-            {"player": player, **{name: profiles[player][name] for name in shown}, **rating.to_dict(), "games": played,
-             "new": rating.new, "rating_text": i18n.rating_text(language, rating),
-             "uncertainty_text": i18n.uncertainty_text(language, rating)}
-            for player, rating, played in rows if player in profiles]}
-
-    return _answer_per_version(("ratings", game, language), build)
+    rows = journal().ratings.standings(game)
+    profiles = {profile.id: profile.to_dict() for profile in journal().players.all()}
+    shown = ("name", "kind", "level", "colour", "symbol")
+    return jsonify(game=game, players=[  # a profile merged away between the two reads is left out
+        {"player": player, **{name: profiles[player][name] for name in shown}, **rating.to_dict(), "games": played,
+         "new": rating.new, "rating_text": i18n.rating_text(language, rating),
+         "uncertainty_text": i18n.uncertainty_text(language, rating)}
+        for player, rating, played in rows if player in profiles])
 
 
 @bp.get("/games/<int:game_id>/ratings")

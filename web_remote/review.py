@@ -13,7 +13,7 @@ from flask import Blueprint, jsonify
 from firmware_py import games
 from firmware_py.records import replay as replay_positions
 from firmware_py.reviewer import HUMAN_KINDS
-from web_remote import guards, history, i18n
+from web_remote import guards, history, i18n, kept
 from web_remote.guards import language
 from web_remote.service import AccessDenied
 
@@ -25,6 +25,7 @@ MIN_LOSS = 0.5  # points: a smaller loss is within the estimate's noise, not a m
 
 @bp.get("/current")
 @guards.renders
+@kept.until_results_change
 def current():
     """The review of the game at the table now (refused while it is being played)."""
     game_id = history.journal().current_game
@@ -35,6 +36,7 @@ def current():
 
 @bp.get("/<int:game_id>")
 @guards.renders
+@kept.until_the_game_changes
 def review(game_id):
     """The review of game ``game_id`` of the journal, once it is over."""
     return _review(game_id)
@@ -75,4 +77,7 @@ def _review(game_id: int):
         worst = sorted((row for row in done if row[2] == seat and row[5] >= MIN_LOSS), key=lambda row: -row[5])
         shown = worst[:MISTAKES_SHOWN] if complete else []
         players.append({"seat": seat, "name": names[seat], "mistakes": [mistake(*row[1:]) for row in shown]})
-    return jsonify(game_id=game_id, complete=complete, reviewed=len(done), decisions=len(rows), players=players)
+    answer = jsonify(game_id=game_id, complete=complete, reviewed=len(done), decisions=len(rows), players=players)
+    if not complete:
+        answer.headers["Cache-Control"] = "no-store"  # it grows as the review goes on
+    return answer

@@ -23,7 +23,7 @@ from core_ext import duel, pavilion
 from core_ext.ai.baselines import heuristic_move
 from firmware_py import games
 from firmware_py.session import Seat, Setup
-from web_remote import i18n, payload
+from web_remote import i18n, kept, payload
 from web_remote.guards import BadRequest, language, service
 from web_remote.pages import page
 
@@ -239,6 +239,7 @@ def objectives_in_play(lang: str) -> list:
 
 
 @bp.get("/<game>")
+@kept.until_results_change
 def rules(game: str):
     """One game's rules, a section per decision of a turn, each with its picture."""
     if game not in SECTIONS:

@@ -69,11 +69,15 @@ def finish(session):
         session.call(Play(session.snapshot.current_player, session.snapshot.options[-1]))
 
 
-def test_the_list_shows_date_players_and_decisions(table):
+def test_the_list_shows_date_players_and_decisions_once_the_game_ends(table):
     client, session, journal, _ = table
     page = html(client.get("/history/"))
-    assert "Azul Duel (playing)" in page and "Ada" in page and "Bo" in page and "Decisions: 6" in page
+    assert "Azul Duel (playing)" in page and "Ada" in page and "Bo" in page and "Decisions:" not in page
     assert journal.games()[0].started[:10] in page
+    finish(session)
+    page = html(client.get("/history/"))
+    decisions = journal.games()[0].decisions
+    assert decisions > 6 and f"Decisions: {decisions}<" in page and "(playing)" not in page
 
 
 def test_unnamed_players_are_named_in_the_phones_language(table):
@@ -94,8 +98,11 @@ def test_the_list_speaks_the_phones_language(table, language):
     page = html(client.get("/history/", headers={"Accept-Language": language}))
     t = in_html(language)
     assert f'<html lang="{language}">' in page and f"<h1>{t('history.title')}</h1>" in page
-    assert f"{t('game.duel')} {t('history.playing')}" in page and t("history.decisions", n=6) in page
+    assert f"{t('game.duel')} {t('history.playing')}" in page and t("history.decisions", n=6) not in page
     assert t("history.import") in page and t("nav.history") in page and "Azul Duel (playing)" not in page
+    finish(table[1])
+    page = html(client.get("/history/", headers={"Accept-Language": language}))
+    assert t("history.decisions", n=table[2].games()[0].decisions) in page and t("history.playing") not in page
 
 
 @pytest.mark.parametrize("language", ["it", "pt"])

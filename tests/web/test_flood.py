@@ -13,7 +13,7 @@ import time
 import pytest
 
 import hardware
-from benchmarks.bench_web import measure_flood, post
+from benchmarks.bench_web import ROUTE_FLOOD_MOVES, ROUTE_FLOOD_PROFILES, measure_flood, measure_route_floods, post
 from firmware_py.journal import Journal
 from firmware_py.session import Play, Seat, Session, Setup
 from tests.patience import patient
@@ -30,6 +30,18 @@ def test_a_phone_plays_in_time_while_64_clients_fetch_pictures_and_replays():
     move_ms, served, _ = measure_flood(CLIENTS, MOVES)
     assert served and set(served) == {200}, f"the flood was not answered while the phone played: {served}"
     assert move_ms < patient(P95_MS), f"a move reached the phone's stream in {move_ms:.0f} ms (95th percentile)"
+
+
+@pytest.mark.serial
+def test_no_public_route_flooded_by_64_clients_slows_a_phones_moves_past_twice_their_pace():
+    """Every GET route a device without a credential can call, flooded in turn from an address of its own at a
+    table that knows 1,000 people: the phone's moves keep within twice their pace without a flood."""
+    baseline, flooded = measure_route_floods(CLIENTS, ROUTE_FLOOD_MOVES, ROUTE_FLOOD_PROFILES)
+    unanswered = [path for path, _, answers in flooded.values()
+                  if not answers or any(status >= 500 for status in answers)]
+    assert len(flooded) >= 30 and not unanswered, f"routes whose flood was not answered, or failed: {unanswered}"
+    slowed = {path: f"{move_ms / baseline:.1f}x" for path, move_ms, _ in flooded.values() if move_ms > 2 * baseline}
+    assert not slowed, f"moves slowed past twice their pace ({baseline:.1f} ms at the 95th percentile): {slowed}"
 
 
 def test_the_past_games_pages_run_on_the_renderers_and_the_game_on_the_other_threads():
