@@ -98,7 +98,7 @@ def test_a_forbidden_synonym_or_the_other_form_of_address_is_caught(language, te
 
 
 @pytest.mark.parametrize("language, text", [
-    ("it", "Prendi una tessera dalla pila di plance"), ("pt", "Você pega uma peça da cor {colour} da pilha"),
+    ("it", "Prendi una tessera dalla pila di plance"), ("pt", "Você pega uma peça em {colour} da pilha"),
     ("pt", "A rodada termina"), ("pt", "Escolha uma cúpula"), ("sv", "Du tar en vild bricka"),
     ("it", "La tessera va sulla cupola"), ("pt", "a montagem"), ("pt", "Ana escolhe. Escolha você."), ("zh", "你拿瓷砖"),
 ])
@@ -111,6 +111,13 @@ def test_every_catalogue_text_keeps_to_the_termbase(language):
     found = [(msgid[:60], text[:120], why) for msgid, text in catalogue_texts(language)
              for why in clashes(text, language)]
     assert not found, "\n".join(map(str, found))
+
+
+def test_portuguese_never_names_a_colour_right_after_cor():
+    """The colour names are nouns ("amarelo"): "uma peça da cor amarelo" does not agree, "uma peça em amarelo"
+    does (the termbase cannot say it: a field is no word)."""
+    found = [text for _, text in catalogue_texts("pt") if re.search(r"\bcor \{colour\}", text)]
+    assert not found, found
 
 
 def test_every_english_text_and_template_keeps_to_the_termbase():
