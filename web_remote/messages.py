@@ -324,7 +324,7 @@ MESSAGES = {
     "help.title": N_("Reading the LEDs"),
     "help.undo": N_("An undo request covers the top of the panel of each seat whose consent it needs: UNDO, the seat that asks (P1 to P4) and a bar of the time left. Hold OK to agree, hold BACK to refuse."),
     "hint.request": N_("Hint"),
-    "hint.text": N_("Hint: {label} ({notation})"),
+    "hint.text": N_("Hint: {label}"),
     "hint.thinking": N_("Thinking…"),
 
     "history.bad_record": N_("This record cannot be imported: {reason}"),

@@ -241,7 +241,9 @@ def test_the_best_choice_is_outlined_without_asking_and_can_be_turned_off(learne
     shown_version(page, session.snapshot.version)
     page.locator("#learn-close").tap()
     page.wait_for_selector("#hint-text:not([hidden])")
-    page.wait_for_function("() => document.getElementById('hint-text').textContent.includes('(')")
+    page.wait_for_function("() => document.getElementById('hint-text').textContent.startsWith('Hint: ')")
+    labels = [i18n.option_label("en", "duel", option) for option in session.snapshot.options]
+    assert page.locator("#hint-text").text_content().removeprefix("Hint: ") in labels  # words, not notation
     page.locator("#auto-hint").uncheck()
     snapshot = session.snapshot
     session.call(Play(0, snapshot.options[0]))

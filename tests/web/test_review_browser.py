@@ -78,8 +78,9 @@ def test_the_game_over_view_draws_the_biggest_mistakes_with_the_played_and_prefe
         expect(figures).to_have_count(len(player["mistakes"]))
         for index, item in enumerate(player["mistakes"]):
             figure = figures.nth(index)
-            expect(figure.locator("figcaption")).to_contain_text(item["played"]["notation"])
-            expect(figure.locator("figcaption")).to_contain_text(item["preferred"]["notation"])
+            for option in (item["played"], item["preferred"]):
+                expect(figure.locator("figcaption")).to_contain_text(option["label"])
+                expect(figure.locator("figcaption")).not_to_contain_text(f'({option["notation"]})')
             expect(figure.locator(f'svg [data-seat="{player["seat"]}"]')).to_have_count(1)
     marked = page.locator("figure.mistake:has(.review-played):has(.review-preferred)")
     assert marked.count() >= 1  # take and line options are parts of the drawing, outlined both ways

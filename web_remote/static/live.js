@@ -53,7 +53,7 @@
     if (myTurn && !wasMyTurn && navigator.vibrate) navigator.vibrate(200);
     wasMyTurn = myTurn;
     $("last").hidden = !payload.last;
-    if (payload.last) $("last-words").textContent = payload.last.words.join(" ") || payload.last.notation;
+    if (payload.last) $("last-words").textContent = payload.last.words.join(" ") || payload.history[payload.history.length - 1].label;
   }
 
   function renderScores() {
@@ -180,7 +180,7 @@
     try {
       const { hint } = await call("/api/hint", { method: "GET", seatToken: held.token });
       $("hint-text").hidden = hint === null;
-      if (hint !== null) $("hint-text").textContent = t("hint.text", { label: hint.label, notation: hint.notation });
+      if (hint !== null) $("hint-text").textContent = t("hint.text", { label: hint.label });
       controller.hint(hint === null ? null : hint.notation);
     } catch (error) {
       refused(error);

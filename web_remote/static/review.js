@@ -35,8 +35,8 @@
     mark(svgRoot, item.board.game, item.preferred.notation, seat, "review-preferred");
     const caption = element("figcaption");
     caption.appendChild(element("strong", {}, t("review.decision", { ply: item.ply, points: points.format(item.loss) })));
-    caption.appendChild(element("span", { class: "played" }, t("review.played", { label: `${item.played.label} (${item.played.notation})` })));
-    caption.appendChild(element("span", { class: "preferred" }, t("review.preferred", { label: `${item.preferred.label} (${item.preferred.notation})` })));
+    caption.appendChild(element("span", { class: "played" }, t("review.played", { label: item.played.label })));
+    caption.appendChild(element("span", { class: "preferred" }, t("review.preferred", { label: item.preferred.label })));
     figure.appendChild(caption);
     return figure;
   }
