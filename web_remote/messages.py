@@ -609,6 +609,7 @@ MESSAGES = {
     "nav.join": N_("Join"),
     "nav.live": C_("navigation", "Game"),
     "nav.players": N_("Players"),
+    "nav.menu": N_("Menu"),
     "nav.rules": N_("Rules"),
     "nav.settings": N_("Settings"),
     "nav.simulator": N_("Simulator"),

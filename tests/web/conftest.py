@@ -1,7 +1,7 @@
 """Fixtures for the phone remote: a running session behind the app, a test client, seated phones."""
 import pytest
 
-from firmware_py.session import Press, Seat, Session, Setup
+from firmware_py.session import Play, Press, Seat, Session, Setup
 from firmware_py.table import Table
 from web_remote import create_app, runner
 from web_remote.service import RemoteService
@@ -101,3 +101,31 @@ def host_code(session):
 @pytest.fixture
 def phones(client, service):
     return Phones(client, service)
+
+
+@pytest.fixture
+def every_page(tmp_path, start_table):
+    """(the table, the path of every page of the remote): the live page shows a 4-player Summer Pavilion of two
+    people and two computers just over (its final scoring table with two computer seats, whose names are the
+    longest), the past games and player pages a finished Duel and a 4-player Summer Pavilion."""
+    from firmware_py.journal import Journal
+    from tests.positions import one_move_from_the_end
+    from tests.web.test_story_charts import finished_record
+
+    journal = Journal(tmp_path)
+    duel = journal.import_record(finished_record("duel", ("Ana", "Bea"), 4))
+    pavilion = journal.import_record(finished_record("pavilion", ("Ana", "Bartholomew Kensington", "Chen", "Dee"), 5))
+    ana = journal.players.create("Ana", colour="yellow", symbol="heart")
+    journal.players.attach("Ana", ana.id)
+    computer = next(profile for profile in journal.players.all() if profile.is_computer)
+    setup = Setup(game="pavilion", seats=(Seat("phone", "Ana", player=ana.id), Seat("rig", "Bartholomew Kensington"),
+                                          Seat("ai", "", level="hard"), Seat("ai", "", level="normal")), seed=6)
+    game, last = one_move_from_the_end(setup, 6)
+    remote, running = start_table(setup, game=game, journal=journal)
+    if running.session.snapshot.current_player in (0, 1):
+        running.session.call(Play(running.session.snapshot.current_player, last))
+    pages = ["/", "/join", "/host", "/settings", "/history/", f"/history/{duel}", f"/history/{pavilion}",
+             "/players/", f"/players/{ana.id}", f"/players/{computer.id}", "/help/", "/help/?game=duel", "/rules/",
+             "/rules/duel", "/rules/pavilion"]
+    yield remote, pages
+    journal.close()
