@@ -81,7 +81,8 @@ def test_a_touch_on_a_part_that_is_no_choice_says_why_not(start_table, browser, 
             page.wait_for_function("(t) => document.getElementById('why-not').textContent === t", arg=expected)
             near = note.bounding_box()
             assert near["x"] >= 0 and near["x"] + near["width"] <= 390, near
-            assert abs(near["y"] - (box["y"] + box["height"])) < 60, (near, box)  # next to the part
+            below, above = near["y"] - (box["y"] + box["height"]), box["y"] - (near["y"] + near["height"])
+            assert 0 <= below < 60 or 0 <= above < 60, (near, box)  # next to the part
             assert session.snapshot.version == snapshot.version  # asking changed nothing
             told[reason.code] = (key, notation, expected)
         session.call(Play(snapshot.current_player, chooser.choice(snapshot.options)))
@@ -101,3 +102,45 @@ def test_a_touch_while_another_player_decides_says_whose_turn_it_is(start_table,
     current = setup.seats[running.session.snapshot.current_player].name
     page.wait_for_function("(t) => document.getElementById('why-not').textContent === t",
                            arg=i18n.translate("en", "why.not_your_turn", current=current))
+
+
+FREE = """() => { const bar = document.getElementById('action-bar');
+  return bar.hidden ? window.innerHeight : Math.min(window.innerHeight, bar.getBoundingClientRect().top); }"""
+"""The bottom of the screen a message may use: the action bar's top (the screen's bottom while it is hidden)."""
+BRING = """([key, at]) => { const node = document.querySelector(`#board [data-hit="${key}"]`);
+  const box = node.getBoundingClientRect();
+  window.scrollBy(0, box.top + box.height / 2 - at);
+  const moved = node.getBoundingClientRect();
+  return Math.abs(moved.top + moved.height / 2 - at); }"""
+"""Scroll so that the middle of ``key``'s part is ``at`` px from the screen's top; how far from it it ended."""
+
+
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 320, "height": 568}])
+def test_the_why_not_sentence_is_never_under_the_action_bar_wherever_the_touched_part_lies(start_table, browser,
+                                                                                           viewport):
+    setup = Setup(game="duel", seats=(Seat("phone", "Ana"), Seat("phone", "Bo")), seed=11)
+    remote, running = start_table(setup)
+    seat = running.session.snapshot.current_player
+    page = seated_phone(browser, remote, seat, viewport)
+    shown(page, running.session.snapshot.version)
+    page.locator("#action-bar").wait_for(state="visible")
+    free = page.evaluate(FREE)
+    parts = page.evaluate("""() => [...document.querySelectorAll('#board [data-hit]:not(.legal)')]
+        .filter((node) => node.getBoundingClientRect().height > 0)
+        .map((node) => [node.dataset.hit, node.getBoundingClientRect().top + window.scrollY])
+        .sort((a, b) => b[1] - a[1]).map(([key]) => key)""")
+    for third in (1 / 6, 1 / 2, 5 / 6):
+        at = free * third
+        key = next((key for key in parts if page.evaluate(BRING, [key, at]) < 20), None)
+        assert key is not None, f"no part that is no choice can be brought to {at:.0f} px"
+        box = page.locator(f'#board [data-hit="{key}"]').first.bounding_box()
+        page.evaluate("() => { document.getElementById('why-not').textContent = ''; }")
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.wait_for_function("() => !document.getElementById('why-not').hidden"
+                               " && document.getElementById('why-not').textContent !== ''")
+        note, free = page.locator("#why-not").bounding_box(), page.evaluate(FREE)
+        where = f"{key} at {at:.0f} px of {viewport}: {note}, the bar from {free:.0f} px"
+        assert note["y"] >= 0 and note["y"] + note["height"] <= free + 0.5, where
+        assert note["x"] >= 0 and note["x"] + note["width"] <= viewport["width"] + 0.5, where
+        page.evaluate("() => { document.getElementById('why-not').hidden = true; }")
+    page.context.close()

@@ -121,8 +121,14 @@
     const box = (part || $("board")).getBoundingClientRect();
     const width = Math.min(note.offsetWidth, document.documentElement.clientWidth - 8);
     const left = Math.max(4, Math.min(box.left + box.width / 2 - width / 2, document.documentElement.clientWidth - width - 4));
+    // Under the part; over it where under it would be under the action bar or off the screen.
+    const bar = $("action-bar");
+    const floor = bar.hidden ? window.innerHeight : Math.min(window.innerHeight, bar.getBoundingClientRect().top);
+    let top = box.bottom + 4;
+    if (top + note.offsetHeight > floor) top = box.top - note.offsetHeight - 4;
+    top = Math.max(0, Math.min(top, floor - note.offsetHeight));
     note.style.setProperty("--why-left", `${left + window.scrollX}px`);
-    note.style.setProperty("--why-top", `${box.bottom + window.scrollY + 4}px`);
+    note.style.setProperty("--why-top", `${top + window.scrollY}px`);
     setTimeout(() => { if (shown === whyShown) note.hidden = true; }, WHY_SHOWN_MS);
   }
 
