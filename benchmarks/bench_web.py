@@ -355,6 +355,7 @@ ROUTE_FLOOD_SETTLE_S = float(server.PUBLIC_BURST) / server.PUBLIC_RATE
 in, then ROUTE_FLOOD_STEADY_S more): a stranger's first burst of reads is answered at once, what a phone sees
 while the flood goes on at its steady pace is what counts."""
 ROUTE_FLOOD_STEADY_S = 1.0
+ROUTE_FLOOD_QUIET_S = 0.5  # after a route's flood is held, before the moves without a flood are timed
 STREAMED_ROUTES = {"api.events"}
 """Left out of the route floods: an event stream stays open (200 of them: ``web.move_to_event_ms_200_streams``)."""
 ROUTE_SAMPLES = {"game_id": 1, "number": 1, "game": "duel", "view": "centre", "lang": "it", "filename": "remote.css"}
@@ -433,11 +434,12 @@ def _settle(flood: Flood):
 
 
 def measure_route_floods(clients: int = ROUTE_FLOOD_CLIENTS, moves: int = ROUTE_FLOOD_MOVES,
-                         profiles: int = ROUTE_FLOOD_PROFILES):
+                         profiles: int = ROUTE_FLOOD_PROFILES, only=None):
     """(baseline, {endpoint: (path, flooded, the flood's answers by status)}): the 95th percentile in ms of a
-    seated phone's move reaching its stream, alone (before the floods and after them), then while ``clients``
-    on one address fetch one public route in a loop, route after route, at a table that knows ``profiles``
-    people and has a finished and reviewed game in its journal."""
+    seated phone's move reaching its stream while ``clients`` on one address fetch one public route in a loop,
+    route after route (those of the endpoints ``only``, default all), at a table that knows ``profiles``
+    people and has a finished and reviewed game in its journal; the baseline, the same moves timed without a
+    flood before each route's, all together (so that the machine's own pace at each moment counts)."""
     with tempfile.TemporaryDirectory() as data:
         journal = Journal(data)
         people = [journal.players.create(f"Person {n}").id for n in range(profiles)]
@@ -455,13 +457,16 @@ def measure_route_floods(clients: int = ROUTE_FLOOD_CLIENTS, moves: int = ROUTE_
         phones = flood = None
         try:
             samples = {**ROUTE_SAMPLES, "player_id": people[0], "kind": games.spec("duel").module.PENDING[0]}
-            routes = public_get_routes(remote.app, samples)
+            routes = {endpoint: path for endpoint, path in public_get_routes(remote.app, samples).items()
+                      if only is None or endpoint in only}
             phones = _Phones(remote, setup)
-            phones.new_game()
-            alone = phones.moves_ms(moves)
             flood = Flood(remote.port, clients, [[path] for path in routes.values()])
-            flooded = {}
+            alone, flooded = [], {}
             for target, (endpoint, path) in enumerate(routes.items()):
+                flood.aim(None)
+                time.sleep(ROUTE_FLOOD_QUIET_S)
+                phones.new_game()
+                alone += phones.moves_ms(moves)
                 phones.new_game()
                 before = flood.answers()
                 flood.aim(target)
@@ -470,10 +475,7 @@ def measure_route_floods(clients: int = ROUTE_FLOOD_CLIENTS, moves: int = ROUTE_
                 after = flood.answers()
                 flooded[endpoint] = (path, p95(move_ms), {status: count - before.get(status, 0)
                                                           for status, count in after.items() if count > before.get(status, 0)})
-            flood.aim(None)
-            time.sleep(ROUTE_FLOOD_SETTLE_S)
-            phones.new_game()
-            return p95(alone + phones.moves_ms(moves)), flooded
+            return p95(alone), flooded
         finally:
             if flood is not None:
                 flood.close()
@@ -497,6 +499,6 @@ def run():
         if clients:
             yield f"web.pictures_and_replays_per_s_{clients}_clients", per_second, "answers/s"
     baseline, flooded = measure_route_floods()
-    yield "web.move_to_event_ms_before_route_floods", baseline, "ms"
+    yield "web.move_to_event_ms_between_route_floods", baseline, "ms"
     for endpoint, (_, move_ms, _) in flooded.items():
         yield f"web.route_flood_ratio.{endpoint}", move_ms / baseline, "x"

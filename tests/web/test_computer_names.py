@@ -55,7 +55,8 @@ def test_the_game_over_view_and_the_past_games_name_the_computer_by_its_level(fi
 @pytest.mark.parametrize("language", list(i18n.LANGUAGES))
 def test_three_computers_names_head_the_4_player_score_table_whole_on_a_phone(browser, start_table, language):
     """Four seats share a phone's width: a computer's name ("Computador (especialista)") runs down its column
-    rather than breaking mid-word, and the page never scrolls sideways."""
+    of the score table rather than breaking mid-word, the seats' tabs show every name and score whole, and the
+    page never scrolls sideways."""
     from playwright.sync_api import expect
 
     from tests.web.test_finger_games import CUT_WORDS
@@ -71,6 +72,13 @@ def test_three_computers_names_head_the_4_player_score_table_whole_on_a_phone(br
         names = page.locator("#breakdown tr").first.locator("th:not(:first-child)")
         expect(names).to_have_text(["Ana", *(i18n.seat_name(language, seat, "", level)
                                                  for seat, level in enumerate(("easy", "expert", "hard"), 1))])
-        assert page.evaluate(CUT_WORDS) == [], (language, width)
+        assert page.evaluate(CUT_WORDS, "#breakdown th, #breakdown td") == [], (language, width)
+        # Each seat's tab above the board shows its name and score whole, no word of them cut.
+        expect(page.locator(".seat-tab")).to_have_count(4)
+        assert page.evaluate(CUT_WORDS, ".seat-tab") == [], (language, width)
+        clipped = page.evaluate("""() => [...document.querySelectorAll('.seat-tab, .seat-tab > span')]
+            .filter((part) => part.scrollHeight > part.clientHeight + 1 || part.scrollWidth > part.clientWidth + 1)
+            .map((part) => part.textContent)""")
+        assert clipped == [], (language, width)
         assert page.evaluate("document.documentElement.scrollWidth") == width, (language, width)
         page.context.close()

@@ -25,9 +25,9 @@ NAMES = ("Ada", "Bo", "Cy", "Di")
 MISSED_AFTER = 15_000
 # The words of the score table that a line break cuts in two (across or down the column); Chinese parentheses
 # stand between words.
-CUT_WORDS = """() => {
+CUT_WORDS = """(selector) => {
   const cut = [];
-  for (const cell of document.querySelectorAll('#breakdown th, #breakdown td')) {
+  for (const cell of document.querySelectorAll(selector)) {
     const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       for (const word of node.data.matchAll(/[^\\s（）]+/g)) {
@@ -127,4 +127,4 @@ def test_a_whole_game_played_with_touches_off_the_middle_of_each_part(browser, s
     narrow = pages[1]
     shown(narrow, session.snapshot.version)
     expect(narrow.locator("#breakdown tr")).not_to_have_count(0)
-    assert narrow.evaluate(CUT_WORDS) == []
+    assert narrow.evaluate(CUT_WORDS, "#breakdown th, #breakdown td") == []

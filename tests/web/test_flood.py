@@ -35,13 +35,25 @@ def test_a_phone_plays_in_time_while_64_clients_fetch_pictures_and_replays():
 @pytest.mark.serial
 def test_no_public_route_flooded_by_64_clients_slows_a_phones_moves_past_twice_their_pace():
     """Every GET route a device without a credential can call, flooded in turn from an address of its own at a
-    table that knows 1,000 people: the phone's moves keep within twice their pace without a flood."""
+    table that knows 1,000 people: the phone's moves keep within twice their pace without a flood. A route
+    found over it is flooded once more: a moment when something else on the machine took its cores is not a
+    route that slows play, a route that does so does it both times."""
     baseline, flooded = measure_route_floods(CLIENTS, ROUTE_FLOOD_MOVES, ROUTE_FLOOD_PROFILES)
     unanswered = [path for path, _, answers in flooded.values()
                   if not answers or any(status >= 500 for status in answers)]
     assert len(flooded) >= 30 and not unanswered, f"routes whose flood was not answered, or failed: {unanswered}"
-    slowed = {path: f"{move_ms / baseline:.1f}x" for path, move_ms, _ in flooded.values() if move_ms > 2 * baseline}
-    assert not slowed, f"moves slowed past twice their pace ({baseline:.1f} ms at the 95th percentile): {slowed}"
+    slowed = slower_than_twice(baseline, flooded)
+    if slowed:
+        baseline, again = measure_route_floods(CLIENTS, ROUTE_FLOOD_MOVES, ROUTE_FLOOD_PROFILES, only=set(slowed))
+        slowed = {endpoint: (first, ratio) for endpoint, ratio in slower_than_twice(baseline, again).items()
+                  if (first := slowed.get(endpoint))}
+    assert not slowed, f"moves slowed past twice their pace, twice (ratios to the moves without a flood): {slowed}"
+
+
+def slower_than_twice(baseline: float, flooded: dict) -> dict:
+    """{endpoint: "ratio"} of the routes whose flood slowed the moves past twice the ``baseline``."""
+    return {endpoint: f"{move_ms / baseline:.1f}x ({path})" for endpoint, (path, move_ms, _) in flooded.items()
+            if move_ms > 2 * baseline}
 
 
 def test_the_past_games_pages_run_on_the_renderers_and_the_game_on_the_other_threads():

@@ -162,6 +162,9 @@ def test_the_charts_pass_axe_and_match_their_golden_pictures(served, browser, ga
                                   is_mobile=True, has_touch=True, locale="en")
     page = context.new_page()
     page.goto(f"/history/{served.games[game]}")
+    page.locator("#board svg").first.wait_for()  # drawn above the charts: the page settles before the picture
+    page.locator("#story figure").first.wait_for()
+    page.evaluate("document.fonts.ready")
     page.locator("#story").scroll_into_view_if_needed()
     assert not serious_violations(page)
     check_golden(page, "#story", f"story-{game}")

@@ -506,6 +506,7 @@ const Board = (() => {
     const t = Remote.t;
     const row = document.createElement("div");
     row.className = "seat-tabs";
+    row.dataset.seats = String(boards.length);
     row.setAttribute("role", "group");
     row.setAttribute("aria-label", t("board.boards"));
     boards.forEach((board, seat) => {
@@ -514,7 +515,14 @@ const Board = (() => {
       button.className = payload.current_player === seat ? "seat-tab turn" : "seat-tab";
       button.dataset.showSeat = String(seat);
       button.setAttribute("aria-pressed", String(seat === shown));
-      button.textContent = `${payload.current_player === seat ? "▶ " : ""}${payload.seats[seat].name} ${board.score}`;
+      // The name over the score, each on lines of its own: four tabs share a 320 px phone's width.
+      const name = document.createElement("span");
+      name.className = "tab-name";
+      name.textContent = payload.seats[seat].name;
+      const score = document.createElement("span");
+      score.className = "tab-score";
+      score.textContent = `${payload.current_player === seat ? "▶ " : ""}${board.score}`;
+      button.replaceChildren(name, score);
       button.addEventListener("click", () => {
         chosenTab.set(container, { seat, turnKey: `${payload.game_id}:${payload.current_player}` });
         redraw();
