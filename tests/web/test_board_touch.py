@@ -10,8 +10,9 @@ import random
 import pytest
 
 from firmware_py import games
-from firmware_py.session import Seat, Setup
+from firmware_py.session import Play, Seat, Setup
 from web_remote import payload
+from tests.positions import one_move_from_the_end
 from tests.web.conftest import host_code
 
 CHROMIUM = "/usr/bin/chromium"
@@ -163,6 +164,45 @@ def test_a_whole_duel_played_by_touching_the_board_then_the_host_taps_rematch(br
     touch_option(mover, rematch, rematch.options[0])  # the kept seat plays on at once
     expect(mover.locator("body")).not_to_have_attribute("data-version", str(rematch.version))
     assert running.session.snapshot.history == ((rematch.current_player, rematch.options[0]),)
+
+
+FIRST_PART_SHOWN = """() => {
+  const bar = document.getElementById('action-bar');
+  const bottom = bar.hidden ? window.innerHeight : bar.getBoundingClientRect().top;
+  return [...document.querySelectorAll('#board [data-hit].legal')].some((node) => {
+    const box = node.getBoundingClientRect();
+    return box.top >= 0 && box.bottom <= bottom;
+  });
+}"""
+"""Whether a part the player can touch now lies whole on the screen, clear of the action bar."""
+
+
+@pytest.mark.parametrize("game", ["duel", "pavilion"])
+def test_after_a_rematch_every_phone_starts_at_the_top_and_the_first_part_to_touch_is_on_screen(browser, start_table,
+                                                                                                 game):
+    setup = Setup(game=game, seats=(Seat("phone", "Ada"), Seat("phone", "Bo")), seed=4)
+    position, last = one_move_from_the_end(setup, 4)
+    remote, running = start_table(setup, position)
+    small = {"width": 320, "height": 568}
+    pages = [seated_phone(browser, remote, seat, small) for seat in range(2)]
+    host = remote.service.host_login(host_code(running.session), "test")
+    pages[0].evaluate("token => sessionStorage.setItem('azul.host', token)", host)
+    pages[0].reload()
+    running.session.call(Play(running.session.snapshot.current_player, last))
+    for page in pages:
+        expect(page.locator("#over")).to_be_visible()
+        page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")  # reading the final scores
+    pages[0].locator("#rematch").tap()
+    for page in pages:
+        expect(page.locator("#over")).to_be_hidden()
+    rematch = running.session.snapshot
+    for seat, page in enumerate(pages):
+        shown(page, rematch.version)
+        if seat == rematch.current_player:
+            page.wait_for_function(FIRST_PART_SHOWN)
+        else:
+            page.wait_for_function("() => window.scrollY === 0")
+        page.context.close()
 
 
 def test_a_whole_three_player_pavilion_played_by_touching_the_board(browser, start_table):

@@ -351,6 +351,7 @@
   function render(next) {
     // Versions count within one run of the table: after a restart a lower one is news, not stale.
     if (payload && next.game_id === payload.game_id && next.run === payload.run && next.version < payload.version) return;
+    if (payload && next.game_id !== payload.game_id) window.scrollTo(0, 0);  // a new game is read from its top
     payload = next;
     $("offline").hidden = true;
     if (wasFreed()) {

@@ -293,6 +293,7 @@ const Touch = (() => {
       update(next, mine) {
         const yours = mine !== null && !next.over && next.current_player === mine;
         const moved = !payload || payload.game_id !== next.game_id || payload.moves !== next.moves;
+        const newlyYours = yours && seat === null;  // also when a rematch gives this phone its seat back
         payload = next;
         seat = yours ? mine : null;
         if (!yours || moved || !candidates().length) touched = [];
@@ -304,7 +305,7 @@ const Touch = (() => {
           panel.replaceChildren();
           return;
         }
-        render(moved);
+        render(moved || newlyYours);
       },
       // Outline the hint's parts on the board (null: no hint).
       hint(notation) {
