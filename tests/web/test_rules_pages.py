@@ -215,13 +215,16 @@ browser_only = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's
 
 @browser_only
 def test_the_live_page_links_the_pending_decision_to_its_section(served, browser):
-    from tests.web.phones import seated_phone
+    from playwright.sync_api import expect
+
+    from tests.web.phones import seated_phone, shown
 
     seat = served.service.session.snapshot.current_player
     page = seated_phone(browser, served, seat, token=served.tokens[seat])
+    shown(page, served.service.session.snapshot.version)  # the link follows the decision once the page has it
     link = page.locator("#rules-link")
     pending = served.service.session.snapshot.pending
-    assert link.get_attribute("href") == f"/rules/duel#{pending}"
+    expect(link).to_have_attribute("href", f"/rules/duel#{pending}")
     link.tap()
     page.wait_for_url(f"**/rules/duel#{pending}")
     section = page.locator(f"#{rules.section_of('duel', pending)}")
