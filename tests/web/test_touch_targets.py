@@ -154,3 +154,27 @@ def test_every_plate_drawn_from_the_duel_stack_can_be_touched(browser, start_tab
         narrow.locator("#confirm").tap()
     expect(narrow.locator("body")).not_to_have_attribute("data-version", str(snapshot.version))
     assert running.session.snapshot.history[-1] == (seat, last)
+
+
+def test_the_prompt_says_whether_the_choice_is_on_the_board_in_the_buttons_or_both(browser, start_table):
+    """The payment step and the rotations are buttons of the action bar: a prompt to touch the board would
+    send the player looking for nothing there."""
+    from web_remote import i18n
+
+    said = set()
+    for game in ("duel", "pavilion"):
+        for kind, (seed, position) in sorted(positions(game, 2).items()):
+            setup = Setup(game=game, seats=tuple(Seat("phone", name) for name in NAMES[:2]), seed=seed)
+            remote, running = start_table(setup, position)
+            seat = running.session.snapshot.current_player
+            page = seated_phone(browser, remote, seat, WIDE)
+            shown(page, running.session.snapshot.version)
+            on_board = page.locator("#board svg [data-hit].legal").count()
+            in_bar = page.locator("#controls [data-hit]").count()
+            assert on_board or in_bar, f"{game} {kind}: nothing to choose"
+            key = ("live.touch_buttons" if not on_board else "live.touch_or_buttons" if in_bar
+                   else "live.touch_prompt")
+            expect(page.locator("#touch-prompt")).to_have_text(i18n.translate("en", key))
+            said.add(key)
+            page.context.close()
+    assert "live.touch_buttons" in said, said  # a payment's step, at least

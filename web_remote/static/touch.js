@@ -245,7 +245,10 @@ const Touch = (() => {
           row.appendChild(button(stepLabel(key, example), () => touch(key), { key, secondary: true }));
         });
         if (offBoard.length) items.push(row);
-        items.push(element("p", { class: "prompt", id: "touch-prompt" }, t(touched.length ? "live.touch_next" : "live.touch_prompt")));
+        // Say where the choice is: the board, these buttons, or both.
+        const where = offBoard.length === next.size ? "live.touch_buttons"
+          : offBoard.length ? "live.touch_or_buttons" : touched.length ? "live.touch_next" : "live.touch_prompt";
+        items.push(element("p", { class: "prompt", id: "touch-prompt" }, t(where)));
       }
       if (touched.length || payload.step_back) items.push(button(t("live.step_back"), back, { id: "step-back", secondary: true }));
       panel.replaceChildren(...items);
