@@ -4,6 +4,7 @@ steps off the board, Hint, Undo) is on the first screen, uncovered and at least 
 right after touching a source on the board."""
 import os
 import random
+import re
 
 import pytest
 
@@ -50,6 +51,9 @@ def bar_position(page):
     return round(box["y"]), round(box["y"] + box["height"])
 
 
+NEXT_STEP = re.compile("Now touch|these buttons")
+
+
 def touch_a_source(page, snapshot):
     """Touch a part that does not play at once, as a player starts a turn from a source: preferably one
     that alone names an option waiting for Confirm. Returns whether it did, or None when every first
@@ -66,7 +70,8 @@ def touch_a_source(page, snapshot):
         return None
     key = (lone or shared)[0]
     page.locator(f'#board [data-hit="{key}"].legal rect, #controls [data-hit="{key}"]').first.tap(force=True)
-    page.locator("#confirm" if lone else "#touch-prompt", has_text="" if lone else "Now touch").wait_for()
+    # The next step is on the board, in the bar's buttons, or both: the prompt says which.
+    page.locator("#confirm" if lone else "#touch-prompt", has_text="" if lone else NEXT_STEP).wait_for()
     return bool(lone)
 
 
