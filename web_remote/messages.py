@@ -598,7 +598,7 @@ MESSAGES = {
     "live.step_back": N_("Back"),
     "live.touch_buttons": N_("Choose one of these buttons."),
     "live.touch_next": N_("Now touch one of the highlighted places, or go back."),
-    "live.touch_or_buttons": N_("Touch a highlighted part of the board or one of these buttons."),
+    "live.touch_or_buttons": N_("Touch a highlighted part or a button."),
     "live.touch_prompt": N_("Touch a highlighted part of the board."),
     "live.turn": N_("{name} to play: {decision}"),
     "live.watching": N_("Watching (no seat)"),

@@ -51,7 +51,7 @@ def bar_position(page):
     return round(box["y"]), round(box["y"] + box["height"])
 
 
-NEXT_STEP = re.compile("Now touch|these buttons")
+NEXT_STEP = re.compile("Now touch|button")
 
 
 def touch_a_source(page, snapshot):
