@@ -52,7 +52,8 @@ def profile_fields(body: dict, *, name_required: bool) -> dict:
             fields[name] = field(body, name, str, choices=choices)
     if "languages" in body:
         languages = field(body, "languages", list)
-        if len(languages) > MAX_LANGUAGES or not all(code in i18n.LANGUAGES for code in languages):
+        if len(languages) > MAX_LANGUAGES or not all(
+                isinstance(code, str) and code in i18n.LANGUAGES for code in languages):
             raise BadRequest("error.invalid_field", field="languages")
         fields["languages"] = languages
     return fields

@@ -51,6 +51,8 @@ def test_only_the_host_changes_profiles_and_a_seated_phone_cannot_rename_anyone(
     ({"name": "Cai", "colour": "mauve"}, 400, "error.invalid_field"),
     ({"name": "Cai", "languages": ["en", "xx"]}, 400, "error.invalid_field"),
     ({"name": "Cai", "languages": "en"}, 400, "error.invalid_field"),
+    ({"name": "Cai", "languages": [{"en": []}]}, 400, "error.invalid_field"),
+    ({"name": "Cai", "languages": [["en"]]}, 400, "error.invalid_field"),
     ({"name": "Cai", "colour": "orange", "symbol": "circle"}, 409, "players.look_taken"),  # Ana's, the first free
     ({"name": "Cai", "colour": "grey", "symbol": "cross"}, 409, "players.computer_look_taken"),
 ])
