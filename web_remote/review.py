@@ -69,7 +69,7 @@ def _review(game_id: int):
     def mistake(ply, seat, notation, preferred, loss):
         return {"ply": ply, "played": option(notation), "preferred": option(preferred), "loss": round(loss, 1),
                 "board": {"game": game, "state": spec.public(positions[ply - 1].to_dict()),
-                          "seats": [{"name": name} for name in names], "current_player": seat, "last": None}}
+                          "seats": [{"name": name} for name in names], "current_player": seat, "pending": positions[ply - 1].pending, "last": None}}
 
     complete = journal.review_complete(game_id)
     players = []

@@ -264,12 +264,12 @@ def test_touches_step_back_and_refused_touches_change_nothing(browser, start_tab
     assert session.snapshot.history == snapshot.history and session.snapshot.state == snapshot.state
 
 
-def duel_position(pending, wanted, flags=None):
-    """The first position of seeded random Duel games whose pending decision is ``pending`` and whose
-    options pass ``wanted(options, state)``: (seed, game)."""
+def position_of(name, pending, wanted, flags=None):
+    """The first position of seeded random two-player games of ``name`` whose pending decision is
+    ``pending`` and whose options pass ``wanted(options, state)``: (seed, game)."""
     chooser = random.Random(1)
     for seed in range(500):
-        game = games.spec("duel").new(2, seed, flags or {})
+        game = games.spec(name).new(2, seed, flags or {})
         while not game.is_over():
             if game.pending == pending and wanted([str(move) for move in game.legal_moves()], game.to_dict()):
                 return seed, game
@@ -281,7 +281,7 @@ PHONE_SEATS = (Seat("phone", "Ada"), Seat("phone", "Bo"))
 
 
 def test_a_stacking_order_is_touched_tile_by_tile_onto_the_moon(browser, start_table):
-    seed, game = duel_position("order", lambda options, state: len(options) >= 3)
+    seed, game = position_of("duel", "order", lambda options, state: len(options) >= 3)
     remote, running = start_table(Setup(game="duel", seats=PHONE_SEATS, seed=seed), game)
     page = seated_phone(browser, remote, running.session.snapshot.current_player)
     snapshot = running.session.snapshot
@@ -312,7 +312,7 @@ def test_a_stacking_order_is_touched_tile_by_tile_onto_the_moon(browser, start_t
 
 
 def test_chips_are_paid_by_touching_them_in_any_order(browser, start_table):
-    seed, game = duel_position("pay", lambda options, state: sum("+" in o for o in options) >= 2)
+    seed, game = position_of("duel", "pay", lambda options, state: sum("+" in o for o in options) >= 2)
     remote, running = start_table(Setup(game="duel", seats=PHONE_SEATS, seed=seed), game)
     seat = running.session.snapshot.current_player
     page = seated_phone(browser, remote, seat)
@@ -337,9 +337,73 @@ def test_chips_are_paid_by_touching_them_in_any_order(browser, start_table):
     assert running.session.snapshot.history[-1] == (seat, notation)
 
 
+def test_the_line_being_paid_for_is_outlined_while_its_payment_waits(browser, start_table):
+    seed, game = position_of("duel", "pay", lambda options, state: len(options) >= 2)
+    remote, running = start_table(Setup(game="duel", seats=PHONE_SEATS, seed=seed), game)
+    pages = [seated_phone(browser, remote, each) for each in range(2)]
+    snapshot = running.session.snapshot
+    seat = snapshot.current_player
+    line = snapshot.state["tiling_line"] + 1
+    for page in pages:
+        shown(page, snapshot.version)
+        page.locator(f'#board [data-show-seat="{seat}"]').tap()
+        deciding = page.locator(f'#board [data-seat="{seat}"] .deciding')
+        expect(deciding).to_have_count(1)
+        assert deciding.get_attribute("data-hit") == f"line:{line}"
+
+
+@pytest.mark.parametrize("pending", ["place", "pay"])
+def test_the_hint_outlines_only_the_step_to_touch_now_on_the_board_or_in_the_bar(browser, start_table, pending):
+    """A placement's hint outlines its space, then the tile in hand; a payment's hint marks the bar's
+    button, with the space being paid for outlined on the board. Following the outlines plays the hint."""
+    seed, game = position_of("pavilion", pending, lambda options, state: len(options) >= 2 and (
+        pending == "pay" or sum("@" in option for option in options) >= 4))
+    remote, running = start_table(Setup(game="pavilion", seats=PHONE_SEATS, seed=seed), game)
+    session = running.session
+    seat = session.snapshot.current_player
+    page = seated_phone(browser, remote, seat)
+    snapshot = session.snapshot
+    shown(page, snapshot.version)
+    board = page.locator("#board")
+    if pending == "pay":
+        deciding = board.locator(f'[data-seat="{seat}"] .deciding')
+        expect(deciding).to_have_count(1)
+        assert deciding.get_attribute("data-hit") == f"space:{snapshot.state['placing'].split('@')[1]}"
+        assert deciding.locator(".ghost").count() == 1  # the tile to come
+    page.locator("#hint-request").tap()
+    expect(page.locator("#hint-text")).to_contain_text("Hint:", timeout=30_000)
+    snapshot = session.snapshot  # the hint's coming is news to every phone
+    hint = snapshot.hint[1]
+    shown(page, snapshot.version)
+    steps = []
+    while page.locator("body").get_attribute("data-version") == str(snapshot.version) \
+            and not page.locator("#confirm").is_visible():
+        outlined = page.locator("#board .hit.hint, #controls button.hinted")
+        expect(outlined.first).to_be_attached()
+        keys = {node.get_attribute("data-hit") for node in outlined.all()}
+        assert len(keys) == 1, keys  # one step at a time
+        assert board.locator(".hit.hint:not(.legal)").count() == 0  # only parts that act when touched
+        steps.append(keys.pop())
+        before = board.get_attribute("data-touches")
+        part(page, steps[-1]).evaluate("node => node.scrollIntoView({ block: 'center' })")
+        part(page, steps[-1]).tap(force=True)
+        page.wait_for_function("([before, version]) => document.body.dataset.version !== version"
+                               " || document.getElementById('board').dataset.touches !== before",
+                               arg=[before, str(snapshot.version)])
+    if page.locator("body").get_attribute("data-version") == str(snapshot.version):
+        page.locator("#confirm").tap()
+    expect(page.locator("body")).not_to_have_attribute("data-version", str(snapshot.version))
+    assert session.snapshot.history[len(snapshot.history)] == (seat, hint)
+    if pending == "place":
+        colour, space = hint.split("@")
+        assert steps == [f"space:{space}", f"hand:{colour}"]
+    else:
+        assert steps == [f"choice:{hint}"]
+
+
 @pytest.mark.parametrize("reveal", ["end", "each"])
 def test_the_plates_put_under_the_stack_are_drawn_under_it(browser, start_table, reveal):
-    seed, game = duel_position("action", lambda options, state: sum(state["stack_seen"]) >= 2, {"stack_reveal": reveal})
+    seed, game = position_of("duel", "action", lambda options, state: sum(state["stack_seen"]) >= 2, {"stack_reveal": reveal})
     state = game.to_dict()
     under = [(depth, plate) for depth, (plate, seen) in enumerate(zip(state["stack"], state["stack_seen"])) if seen]
     remote, running = start_table(Setup(game="duel", seats=PHONE_SEATS, seed=seed, flags=(("stack_reveal", reveal),)), game)

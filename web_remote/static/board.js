@@ -317,11 +317,15 @@ const Board = (() => {
     root.appendChild(group);
     const plan = planned(payload, seat);
     label(group, 6, 16, boardTitle(payload, seat, player.score), 13);
+    // The line being paid for or moved to the dome is outlined while its decision waits.
+    const tiling = payload.current_player === seat && ["pay", "tile"].includes(payload.pending)
+      ? payload.state.tiling_line + 1 : null;
     player.lines.forEach((line, index) => {
       const capacity = index + 1;
       const y = 24 + index * PITCH;
       const width = Math.max(PART, capacity * LINE_TILE + 6);
       const row = part(group, `line:${capacity}`, LINE_RIGHT - width, y, width, PART);
+      if (capacity === tiling) row.classList.add("deciding");
       lineTiles(row, line, plan.lines[capacity] || "", capacity, y);
       label(group, LINE_RIGHT + 5, y + PART / 2 + 4, String(capacity), 11);
     });
@@ -433,8 +437,9 @@ const Board = (() => {
   }
 
   // One star as a row: its colour's tile, then its six spaces in order round the star, each with
-  // the cost printed on it; placed tiles in their colour.
-  function star(parent, y, letter, spaces, costs, plan) {
+  // the cost printed on it; placed tiles in their colour. ``paying`` is the placement whose cost is
+  // being paid (colour and space, as "G@A1"): its space is outlined with the tile to come.
+  function star(parent, y, letter, spaces, costs, plan, paying) {
     const row = svg("g", { class: "star" });
     row.appendChild(svg("title", {}, Remote.t(`star.${letter}`)));
     parent.appendChild(row);
@@ -443,7 +448,11 @@ const Board = (() => {
       const x = 52 + position * PITCH + PAD;
       const spot = part(row, `space:${letter}${position + 1}`, x, y + PAD);
       const coming = plan.spaces[`${letter}${position + 1}`];
-      if (laid === "." && coming) {
+      const paid = paying && paying.space === `${letter}${position + 1}` ? paying : null;
+      if (paid) spot.classList.add("deciding");
+      if (laid === "." && paid && !coming) {
+        tile(ghost(spot), x + 4, y + PAD + 4, PART - 8, paid.letter, PAVILION_FILL);
+      } else if (laid === "." && coming) {
         tile(ghost(spot), x + 4, y + PAD + 4, PART - 8, coming.letter, PAVILION_FILL);
         gain(row, x + PART / 2, y + 14, coming.points);
       } else if (laid === ".") {
@@ -471,8 +480,10 @@ const Board = (() => {
     const built = (kind) => seatState.structures.filter((name) => name.startsWith(kind)).length;
     label(group, 6, top + 36, t("board.structures", { pillars: built("P-"), statues: built("S-"), windows: built("W-") }), 10);
     top += 44;
+    const placing = payload.current_player === seat && payload.state.placing ? payload.state.placing.match(/^([A-Z])@([A-Z]\d)$/) : null;
+    const paying = placing ? { letter: placing[1], space: placing[2] } : null;
     seatState.board.forEach((spaces, index) => {
-      star(group, top + index * PITCH, PAVILION_STARS[index], spaces, payload.state.costs[index], plan);
+      star(group, top + index * PITCH, PAVILION_STARS[index], spaces, payload.state.costs[index], plan, paying);
     });
     return top + seatState.board.length * PITCH + 4;
   }

@@ -180,10 +180,21 @@ const Touch = (() => {
       const next = nextKeys();
       mark(drawn, next, "legal");
       markTouched(drawn);
-      if (hinted) mark(drawn, PATHS[payload.game](hinted), "hint");
+      const hintNow = hintedNow();
+      mark(drawn, hintNow, "hint");
       root.dataset.touches = touched.join(" ");
-      renderPanel(drawn, next);
+      renderPanel(drawn, next, hintNow);
       if (reveal) revealNext(drawn);
+    }
+
+    // The hint's step to take now, once the touches so far follow it: only a part that acts when touched
+    // is outlined, and the bar's button when the step is one.
+    function hintedNow() {
+      if (!hinted) return [];
+      const path = PATHS[payload.game](hinted);
+      const left = remaining(path, touched);
+      if (!left) return [];
+      return path.unordered ? left : left.slice(0, 1);
     }
 
     function revealNext(drawn) {
@@ -218,15 +229,15 @@ const Touch = (() => {
       return best && best.key;
     }
 
-    function button(text, onClick, { id, secondary = false, key } = {}) {
-      const node = Remote.element("button", { type: "button", class: secondary ? "secondary" : "big" }, text);
+    function button(text, onClick, { id, secondary = false, key, hint = false } = {}) {
+      const node = Remote.element("button", { type: "button", class: `${secondary ? "secondary" : "big"}${hint ? " hinted" : ""}` }, text);
       if (id) node.id = id;
       if (key) node.dataset.hit = key;
       node.addEventListener("click", onClick);
       return node;
     }
 
-    function renderPanel(svgRoot, next) {
+    function renderPanel(svgRoot, next, hintNow) {
       const { t, element } = Remote;
       const items = [];
       const option = chosen();
@@ -242,7 +253,7 @@ const Touch = (() => {
         const row = element("div", { class: "choices" });
         offBoard.forEach((key) => {
           const example = candidates().find(({ left }) => left.includes(key)).option;
-          row.appendChild(button(stepLabel(key, example), () => touch(key), { key, secondary: true }));
+          row.appendChild(button(stepLabel(key, example), () => touch(key), { key, secondary: true, hint: hintNow.includes(key) }));
         });
         if (offBoard.length) items.push(row);
         // Say where the choice is: the board, these buttons, or both.
@@ -310,7 +321,7 @@ const Touch = (() => {
         }
         render(moved || newlyYours);
       },
-      // Outline the hint's parts on the board (null: no hint).
+      // Outline the hint's step to take now, on the board or in the bar (null: no hint).
       hint(notation) {
         hinted = notation;
         if (seat !== null) render();
