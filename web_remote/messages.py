@@ -760,7 +760,7 @@ MESSAGES = {
     "rules.pavilion.round.text": N_("First everyone takes tiles in turn until the factories and the centre are empty. Then, starting with whoever took the start player token, each player places one tile a turn or passes, until everyone has passed. Then the factories are filled again and the next colour becomes wild."),
     "rules.pavilion.round.title": N_("A round"),
     "rules.objective_picture": N_("A finished game with this objective in play; its points: {values}."),
-    "rules.picture": N_("{name} decides here. The outlined parts are the choices; the first one is drawn as it would turn out."),
+    "rules.picture": N_("{name} decides here. The outlined parts are the choices; the first one is outlined in red, its result drawn see-through."),
     "rules.picture_over": N_("A finished game."),
     "rules.title": N_("How to play {game}"),
     "seat.default": N_("Player {n}"),

@@ -234,6 +234,45 @@ def test_the_live_page_links_the_pending_decision_to_its_section(served, browser
     page.context.close()
 
 
+def drawn_result(picture):
+    """Whether the first option of a decision's picture changes what board.js draws of the deciding seat's
+    board as a result (tiles coming onto lines, the broken line, the dome, a star, a Summer Pavilion hand)."""
+    seat = picture["preview"]["seat"]
+    for event in picture["preview"]["events"]:
+        if event["event"] == "round_ended":
+            return False
+        if event.get("player") != seat:
+            continue
+        if event["event"] == "line_filled" and event["line"] > 0 \
+                or event["event"] == "tiles_broken" and event["count"] > event["to_tower"] \
+                or event["event"] in ("tile_laid", "special_laid", "tile_placed", "tiles_taken", "wild_taken", "bonus_taken"):
+            return True
+    return False
+
+
+@browser_only
+@pytest.mark.parametrize("game", sorted(CORES))
+def test_the_first_choice_of_each_picture_is_drawn_as_it_would_turn_out(served, browser, game):
+    page = browser.new_page(base_url=f"http://127.0.0.1:{served.port}")
+    page.goto(f"/rules/{game}")
+    drawn = []
+    for section in rules.SECTIONS[game]:
+        picture = rules.section_picture(game, section, "en")
+        if picture is None or picture["preview"] is None or not drawn_result(picture):
+            continue
+        board = page.locator(f'[data-picture="{section.key}"] [data-seat="{picture["preview"]["seat"]}"]')
+        assert board.locator(".ghost").count() >= 1, section.key
+        # The first choice's parts on the board (a button's step, such as paying nothing, has none) are marked.
+        keys = page.evaluate("([game, notation]) => [...Touch.PATHS[game](notation)]", [game, picture["options"][0]])
+        parts = [page.locator(f'[data-picture="{section.key}"] [data-hit="{key}"]') for key in keys]
+        for key, found in zip(keys, parts):
+            if found.count():
+                assert "chosen" in found.first.get_attribute("class").split(), (section.key, key)
+        drawn.append(section.decisions[0])
+    assert {"duel": "line", "pavilion": "draft"}[game] in drawn, drawn
+    page.close()
+
+
 @browser_only
 @pytest.mark.parametrize("game", sorted(CORES))
 def test_the_rules_pages_fit_a_320_px_phone_in_every_language_and_pass_axe(served, browser, game):

@@ -95,16 +95,19 @@ const Board = (() => {
 
   // Tiles from per-colour counts, one part per colour present (its tile and how many), in rows of
   // ``perRow`` parts from (x, y). Without ``keyOf`` nothing can be touched. Returns the height used.
-  function colourParts(parent, x, y, perColour, { letters = COLOURS, fills = FILL, keyOf = null, perRow = 6, wild = null }) {
+  // ``coming`` (letter -> count) adds the tiles a chosen option would bring, see-through with their new count.
+  function colourParts(parent, x, y, perColour, { letters = COLOURS, fills = FILL, keyOf = null, perRow = 6, wild = null,
+    coming = {} }) {
     let index = 0;
-    perColour.forEach((count, colour) => {
-      if (!count) return;
+    perColour.forEach((held, colour) => {
       const letter = letters[colour];
+      const count = held + (coming[letter] || 0);
+      if (!count) return;
       const px = x + (index % perRow) * PITCH;
       const py = y + Math.floor(index / perRow) * PITCH;
       const group = keyOf ? part(parent, keyOf(letter), px, py) : parent;
-      tile(group, px + 4, py + 4, PART - 8, letter, fills);
-      if (count > 1) badge(group, px + PART - 6, py + PART - 6, count);
+      tile(held ? group : ghost(group), px + 4, py + 4, PART - 8, letter, fills);
+      if (count > 1) badge(coming[letter] ? ghost(group) : group, px + PART - 6, py + PART - 6, count);
       if (letter === wild) wildMark(group, px + PART - 8, py + 14);
       index += 1;
     });
@@ -266,9 +269,10 @@ const Board = (() => {
   }
 
   // What the chosen option would do to ``seat``'s board, from the core's events on a copy of the
-  // position (up to the round's end): tiles on pattern lines, broken tiles, tiles laid with their points.
+  // position (up to the round's end): tiles on pattern lines, broken tiles, tiles laid with their points,
+  // tiles coming into a Summer Pavilion hand.
   function planned(payload, seat) {
-    const plan = { lines: {}, broken: "", cells: {}, spaces: {} };
+    const plan = { lines: {}, broken: "", cells: {}, spaces: {}, hand: {} };
     const preview = payload.preview;
     if (!preview || preview.seat !== seat || !preview.events) return plan;
     for (const event of preview.events) {
@@ -279,6 +283,8 @@ const Board = (() => {
       if (event.event === "tile_laid") plan.cells[event.cell.join(":")] = { letter: event.colour, points: event.points };
       if (event.event === "special_laid") plan.cells[event.cell.join(":")] = { letter: "S", points: event.points };
       if (event.event === "tile_placed") plan.spaces[event.space] = { letter: event.colour, points: event.points };
+      const taken = { tiles_taken: event.count, wild_taken: 1, bonus_taken: 1 }[event.event];
+      if (taken) plan.hand[event.colour] = (plan.hand[event.colour] || 0) + taken;
     }
     return plan;
   }
@@ -474,7 +480,7 @@ const Board = (() => {
     if (payload.state.token_holder === seat) startTile(group, 330, 2, 20, t("board.start_token"));
     label(group, 6, 38, t("board.hand"), 11);
     const colours = { letters: PAVILION_COLOURS, fills: PAVILION_FILL, wild: payload.state.wild };
-    let top = 44 + colourParts(group, 8, 44 + PAD, seatState.hand, { ...colours, keyOf: (c) => `hand:${c}` });
+    let top = 44 + colourParts(group, 8, 44 + PAD, seatState.hand, { ...colours, keyOf: (c) => `hand:${c}`, coming: plan.hand });
     label(group, 6, top + 14, t("board.corners"), 11);
     smallTiles(group, 90, top + 1, perColourLetters(seatState.corners, PAVILION_COLOURS), PAVILION_FILL);
     const built = (kind) => seatState.structures.filter((name) => name.startsWith(kind)).length;

@@ -1,17 +1,19 @@
 "use strict";
 // The rules pages: each decision's picture is a real position drawn by the phone's board drawing, with
-// the parts the deciding player may touch outlined, as the live page outlines them.
+// the parts the deciding player may touch outlined, as the live page outlines them, and the parts of the
+// first choice, whose result the drawing shows, marked as touched.
 (() => {
   document.querySelectorAll("script.rules-board").forEach((data) => {
     const drawn = JSON.parse(data.textContent);
     const holder = document.querySelector(`[data-picture="${CSS.escape(data.dataset.for)}"]`);
-    const outline = () => drawn.options.forEach((notation) => {
-      const key = Touch.PATHS[drawn.game](notation)[0];
-      holder.querySelectorAll(`[data-hit="${CSS.escape(key)}"]`).forEach((node) => {
-        const board = node.closest("[data-seat]");
-        if (board === null || Number(board.dataset.seat) === drawn.current_player) node.classList.add("legal");
-      });
+    const mark = (key, name) => holder.querySelectorAll(`[data-hit="${CSS.escape(key)}"]`).forEach((node) => {
+      const board = node.closest("[data-seat]");
+      if (board === null || Number(board.dataset.seat) === drawn.current_player) node.classList.add(name);
     });
+    const outline = () => {
+      drawn.options.forEach((notation) => mark(Touch.PATHS[drawn.game](notation)[0], "legal"));
+      if (drawn.preview) Touch.PATHS[drawn.game](drawn.options[0]).forEach((key) => mark(key, "chosen"));
+    };
     const show = () => {
       Board.draw(holder, drawn, null, show);
       outline();
