@@ -3,6 +3,7 @@ menus, fields, disclosures, and checkboxes and radio buttons by their labels mea
 A link inside running text is the one exception (as in WCAG 2.5.8): the words around it keep fingers apart.
 The board's own parts are measured by test_touch_targets.py, the action bar by test_action_bar.py. The
 pages: tests/web/conftest.py, ``every_page``."""
+import json
 import os
 
 import pytest
@@ -64,3 +65,32 @@ def test_every_touchable_thing_on_every_page_is_finger_sized_at_390_px(every_pag
     assert not small, "\n".join(f"{where}: {found}" for where, found in small.items())
     tall = {where: height for where, height in menus.items() if height > MENU_HEIGHT}
     assert not tall, f"the menu bar takes more than one row: {tall}"
+
+
+def test_the_pages_as_the_host_and_a_seated_player_see_them_are_finger_sized_at_390_and_320_px(every_page, browser):
+    """The host's tools (setup, settings, the players' forms, rematch) and a seated phone's live page,
+    outside the board and the action bar, which their own tests measure."""
+    from tests.web.conftest import host_code
+
+    remote, pages = every_page
+    service = remote.service
+    host = service.host_login(host_code(service.session), "test")
+    seat = service.join(service.join_code, 0, "test")
+    held = json.dumps({"token": seat, "seat": 0, "game_id": service.game_id, "run": service.current().run})
+    small = {}
+    for viewport in (WIDE, {"width": 320, "height": 568}):
+        context = browser.new_context(base_url=base_url(remote), viewport=viewport, is_mobile=True, has_touch=True)
+        context.add_init_script(f"localStorage.setItem('azul.host', {json.dumps(host)}); "
+                                f"localStorage.setItem('azul.seat', {json.dumps(held)})")
+        page = context.new_page()
+        for path in pages:
+            page.goto(path)
+            if path == "/":
+                expect(page.locator("#rematch")).to_be_visible()  # the host's, on the seated phone
+            if path == "/host":
+                expect(page.locator("#host-tools")).to_be_visible()
+            found = page.evaluate(SMALL, SMALLEST)
+            if found:
+                small[(viewport["width"], path)] = found
+        context.close()
+    assert not small, "\n".join(f"{where}: {found}" for where, found in small.items())
