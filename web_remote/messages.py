@@ -794,7 +794,7 @@ MESSAGES = {
 
     "undo.accept": N_("Allow"),
     "undo.asked": N_("{name} asks to undo {label}; waiting for {names}"),
-    "undo.asked_you": N_("{name} asks to undo your decision {label}. Do you agree?"),
+    "undo.asked_you": N_("{name} asks to undo your decision: {label}."),
     "undo.decline": N_("Refuse"),
     "undo.offer.agree": N_("{names} must agree."),
     "undo.offer.computer": P_("Take back the computer's {n} decision and your last one ({label}).",

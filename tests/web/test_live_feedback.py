@@ -213,3 +213,24 @@ def test_the_host_joins_a_free_seat_from_the_host_page_without_typing_the_join_c
     expect(page.locator("#who")).to_have_text("You play Bo")
     assert 1 in running.session.snapshot.credentials.taken
     expect(page.locator("#seat-list")).to_have_count(0)  # on the live page now
+
+
+@pytest.mark.parametrize("size", [{"width": 390, "height": 844}, {"width": 320, "height": 568}], ids=["390", "320"])
+def test_an_undo_request_to_answer_is_on_the_screen_with_its_buttons_in_a_bar_of_a_third_at_most(browser, start_table, size):
+    remote, running = start_table(ADA_BO)
+    session = running.session
+    first = session.snapshot.current_player
+    while session.snapshot.current_player == first:  # to the other seat's turn: it asks, this phone answers
+        session.call(Play(first, session.snapshot.options[0]))
+    page = seated_phone(browser, remote, first, size)
+    session.call(RequestUndo(1 - first))
+    shown(page, session.snapshot.version)
+    expect(page.locator("#undo-text")).to_be_visible()
+    for selector in ("#undo-text", "#undo-accept", "#undo-decline"):
+        assert in_view(page, selector), selector
+    # The bar holding it takes at most a third of the screen, the request's sentence two lines at most.
+    assert page.locator("#action-bar").bounding_box()["height"] <= size["height"] / 3
+    lines = page.evaluate("""() => { const range = document.createRange();
+      range.selectNodeContents(document.getElementById("undo-text"));
+      return new Set([...range.getClientRects()].map((box) => Math.round(box.top))).size; }""")
+    assert 1 <= lines <= 2, (lines, page.locator("#undo-text").text_content())
