@@ -16,12 +16,13 @@ settings.register_profile(
 settings.register_profile("quick", parent=settings.get_profile("default"), max_examples=20)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
-BROWSER_FIXTURES = {"browser", "context", "page", "new_context"}
-"""pytest-playwright's fixtures: a test that uses one (itself or through its fixtures) drives Chromium."""
+BROWSER_FIXTURES = {"browser", "context", "page", "new_context", "webkit"}
+"""pytest-playwright's fixtures and tests/web/test_webkit.py's: a test that uses one (itself or through its
+fixtures) drives a browser, Chromium or WebKit."""
 
 
 def pytest_collection_modifyitems(items):
-    """Marks every test that drives Chromium ``browser``, so a run can choose them or leave them out."""
+    """Marks every test that drives a browser ``browser``, so a run can choose them or leave them out."""
     for item in items:
         if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.browser)
