@@ -127,7 +127,8 @@ def _dome_spaces(player, plate_spaces):
 
 def _pavilion_public(state):
     """The Pavilion state without the RNG (the bag is per-colour counts, which play reveals anyway);
-    added for drawing: the cost printed on each space, per star in ``STARS`` order."""
+    added for drawing: the cost printed on each space, per star in ``STARS`` order, and the structures
+    with the spaces around each and the bonus tiles each kind earns."""
     from core_ext.pavilion import BOARD, STARS
 
     public = {key: value for key, value in state.items() if key != "rng"}
@@ -136,6 +137,9 @@ def _pavilion_public(state):
     else:
         numbers = BOARD["monochrome_numbers"]
         public["costs"] = [list(numbers["centre" if star == "C" else "outer"]) for star in STARS]
+    public["structures_around"] = [{"name": name, "kind": kind, "spaces": list(spaces)}
+                                   for name, kind, spaces in BOARD["structures"]]
+    public["structure_bonus"] = dict(BOARD["structure_bonus"])
     return public
 
 

@@ -367,6 +367,30 @@ def event_key(game: str, event: dict):
     return f"event.{game}.{kind}{variant(event) if variant else ''}"
 
 
+ENDINGS = frozenset(("round_ended", "game_over"))
+"""Events a preview always tells: a decision that ends the round or the game is not like the others."""
+
+
+def preview_summary(language: str, game: str, events, names) -> str:
+    """What an option would do, short enough for the action bar of a small phone (the board draws where
+    its tiles go): the points it changes for each seat, then whether it ends the round or the game; an
+    option that does neither is told by its own first sentence."""
+    changes = {}
+    for event in events:
+        if event.get("points") and event.get("player") is not None:
+            changes[event["player"]] = changes.get(event["player"], 0) + event["points"]
+    parts = []
+    if any(changes.values()):
+        listed = ", ".join(f"{names[seat]} {points:+d}" for seat, points in changes.items() if points)
+        parts.append(translate(language, "preview.points", changes=listed))
+    for event in events:
+        if event["event"] in ENDINGS:
+            parts.append(translate(language, event_key(game, event), **_event_fields(language, game, event, names)))
+    if not parts:
+        parts = decision_words(language, game, events, names)[:1]
+    return " ".join(parts)
+
+
 def decision_words(language: str, game: str, events, names) -> list:
     """What a decision did, one whole sentence per event worth telling (``names``: the seats' names)."""
     sentences = []

@@ -69,7 +69,12 @@ MESSAGES = {
     "board.stack": N_("Plate stack: {n}"),
     "board.start_tile": N_("Starting-player tile"),
     "board.start_token": N_("Start player token"),
-    "board.structures": N_("Pillars {pillars} · statues {statues} · windows {windows}"),
+    "board.structures.pillar": P_("Pillars, {n} bonus tile each: {built} of 6 complete",
+                                  "Pillars, {n} bonus tiles each: {built} of 6 complete"),
+    "board.structures.statue": P_("Statues, {n} bonus tile each: {built} of 6 complete",
+                                  "Statues, {n} bonus tiles each: {built} of 6 complete"),
+    "board.structures.window": P_("Windows, {n} bonus tile each: {built} of 6 complete",
+                                  "Windows, {n} bonus tiles each: {built} of 6 complete"),
     "board.supply": N_("Supply"),
     "board.under_stack": N_("Put under the stack (place from the top):"),
     "board.wild": N_("Wild colour"),
@@ -591,6 +596,7 @@ MESSAGES = {
     "live.last_moves": N_("Last moves"),
     "live.no_moves": N_("No moves yet"),
     "live.options_list": N_("All options as a list"),
+    "live.pay_wilds": N_("How many wild tiles do you pay with?"),
     "live.player": N_("Player"),
     "live.restarted": N_("The table was restarted; this phone is still on its seat."),
     "live.round": N_("Round {round} of {rounds}"),
@@ -681,6 +687,8 @@ MESSAGES = {
     "pending.pavilion.over": N_("Game over"),
     "pending.pavilion.pay": N_("How many wild tiles to pay with"),
     "pending.pavilion.place": N_("Place a tile, or pass"),
+
+    "preview.points": N_("Points: {changes}."),
 
     "review.about": N_("For each decision, the computer compares the option played with the one it prefers "
                        "and estimates the points of final margin it cost."),
@@ -804,7 +812,9 @@ MESSAGES = {
     "undo.offer.own": N_("Take back your last decision ({label})."),
     "undo.offer.several": P_("Take back the {n} decision made since yours and your last one ({label}).",
                              "Take back the {n} decisions made since yours and your last one ({label})."),
-    "undo.request": N_("Ask to undo the last decision"),
+    "undo.ask": N_("Yes, ask"),
+    "undo.request": N_("Undo"),
+    "undo.take_back": N_("Yes, take back"),
     "undo.waiting": N_("Waiting for {names} to answer your undo request"),
 
     "why.duel.cell_no_plate": N_("No plate lies there yet."),

@@ -66,6 +66,7 @@ def build(snapshot, language: str) -> dict:
             "events": last, "words": i18n.decision_words(language, game, last, names)},
         "options": [{"notation": option, "label": i18n.option_label(language, game, option),
                      "preview": i18n.decision_words(language, game, events, names),
+                     "summary": i18n.preview_summary(language, game, events, names),
                      "events": events, "reversible": reversible}
                     for option, events, reversible in zip(snapshot.options, previews, snapshot.reversible)],
         "objectives": [{"name": name, "label": t(f"objective.{name}"), "points": list(points)}
@@ -106,10 +107,10 @@ def _undo_request(snapshot, language: str):
 
 
 def undo_offer(plan, seat: int, game: str, names, language: str) -> dict:
-    """What an undo asked by ``seat`` would do now, in one sentence for its Undo button
-    (or why nothing can be undone), and who would have to agree."""
+    """What an undo asked by ``seat`` would do now, in one sentence its Undo button shows before it asks
+    (or why nothing can be undone), and who would have to agree, in another (None: nobody)."""
     if not plan.possible:
-        return {"possible": False, "words": i18n.refusal(language, plan.refusal)}
+        return {"possible": False, "words": i18n.refusal(language, plan.refusal), "agree": None}
     t = functools.partial(i18n.translate, language)
     (first_seat, first_notation), later = plan.decisions[0], plan.decisions[1:]
     label = i18n.option_label(language, game, first_notation)
@@ -121,11 +122,11 @@ def undo_offer(plan, seat: int, game: str, names, language: str) -> dict:
         words = t("undo.offer.computer", n=len(later), label=label)
     else:
         words = t("undo.offer.several", n=len(later), label=label)
+    agree = None
     if plan.waiting:
         waiting = ", ".join(names[i] for i in plan.waiting)
-        words += " " + t("undo.offer.one_of" if plan.any_one and len(plan.waiting) > 1 else "undo.offer.agree",
-                         names=waiting)
-    return {"possible": True, "words": words}
+        agree = t("undo.offer.one_of" if plan.any_one and len(plan.waiting) > 1 else "undo.offer.agree", names=waiting)
+    return {"possible": True, "words": words, "agree": agree}
 
 
 def hint(snapshot, seat: int, language: str):

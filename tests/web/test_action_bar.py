@@ -21,7 +21,7 @@ KINDS = {"duel": {"setup", "action", "draw", "keep", "return", "place", "order",
          "pavilion": {"draft", "place", "pay", "bonus", "keep"}}
 NAMES = ("Ada", "Bo", "Cy", "Di")
 SMALLEST = 44  # CSS px, each way: the least a finger can be asked to hit
-BAR_BUTTONS = "#controls button, #hint-request, #undo-request, #undo button"
+BAR_BUTTONS = "#controls button, #hint-request, #undo-request, #undo button, #undo-offer button"
 # Every shown button of the bar, where it is and whether it is what a touch at its middle reaches (so
 # nothing covers it: not the page, not the bar's own scrolled-away part).
 MEASURE = """(selector) => [...document.querySelectorAll(selector)].filter((node) => node.getClientRects().length)
@@ -33,9 +33,26 @@ MEASURE = """(selector) => [...document.querySelectorAll(selector)].filter((node
   })"""
 
 
+BAR_SHARE = 1 / 3  # of the screen's height, at most, in every state
+SENTENCES = "#action-bar p:not([hidden]), #action-bar button:not([hidden])"
+# How many lines each shown sentence of the bar runs to: the distinct tops of its text's line boxes.
+LINES = """(selector) => [...document.querySelectorAll(selector)].filter((node) => node.getClientRects().length)
+  .map((node) => {
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const tops = new Set([...range.getClientRects()].filter((box) => box.width > 0).map((box) => Math.round(box.top)));
+    return { name: node.id || node.textContent, text: node.textContent, lines: tops.size };
+  })"""
+
+
 def check_bar(page, where):
-    """Every button the bar shows lies inside the viewport, uncovered and large enough."""
+    """Every button the bar shows lies inside the viewport, uncovered and large enough; the bar takes a
+    third of the screen at most and each of its sentences two lines at most."""
     viewport = page.viewport_size
+    box = page.locator("#action-bar").bounding_box()
+    assert box is None or box["height"] <= viewport["height"] * BAR_SHARE, f"{where}: the action bar takes {box}"
+    for sentence in page.evaluate(LINES, SENTENCES):
+        assert sentence["lines"] <= 2, f"{where}: {sentence['name']} runs to {sentence['lines']} lines: {sentence['text']}"
     buttons = page.evaluate(MEASURE, BAR_BUTTONS)
     for button in buttons:
         inside = (button["top"] >= 0 and button["left"] >= 0 and button["bottom"] <= viewport["height"]

@@ -422,3 +422,33 @@ def test_the_plates_put_under_the_stack_are_drawn_under_it(browser, start_table,
     unseen = {plate for plate, seen in zip(public["stack"], public["stack_seen"]) if not seen}
     assert not unseen & {item["plate"] for item in sent["stack_under"]}
     context.close()
+
+
+def test_every_structure_is_drawn_as_the_spaces_around_it_and_the_complete_ones_are_framed(browser, start_table):
+    """Summer Pavilion: each pillar, statue and window shows the spaces it surrounds (covered ones as their
+    tiles), so a player can plan the bonus; the seat's complete ones are framed."""
+    from core_ext.pavilion import BOARD, STARS
+
+    seed, game = position_of("pavilion", "draft", lambda options, state: any(
+        len(seat["structures"]) >= 2 for seat in state["seats"]))
+    remote, running = start_table(Setup(game="pavilion", seats=PHONE_SEATS, seed=seed), game)
+    state = running.session.snapshot.state
+    seat = next(i for i, seat in enumerate(state["seats"]) if len(seat["structures"]) >= 2)
+    page = seated_phone(browser, remote, seat)
+    shown(page, running.session.snapshot.version)
+    board = page.locator(f'#board [data-seat="{seat}"]')
+    drawn = board.locator("[data-structure]")
+    expect(drawn).to_have_count(len(BOARD["structures"]))
+    for name, kind, spaces in BOARD["structures"]:
+        structure = board.locator(f'[data-structure="{name}"]')
+        covered = [state["seats"][seat]["board"][STARS.index(space[0])][int(space[1]) - 1] != "." for space in spaces]
+        assert structure.locator(".tile").count() == sum(covered), name
+        numbers = structure.locator("text").all_text_contents()
+        assert numbers == [space[1] for space, done in zip(spaces, covered) if not done], (name, numbers)
+        expect(structure).to_have_class("structure complete" if all(covered) else "structure")
+    complete = board.locator(".structure.complete")
+    assert sorted(complete.evaluate_all("(nodes) => nodes.map((node) => node.dataset.structure)")) == sorted(
+        state["seats"][seat]["structures"])
+    words = board.locator("text.label").all_text_contents()
+    built = len([name for name in state["seats"][seat]["structures"] if name.startswith("W-")])
+    assert f"Windows, 3 bonus tiles each: {built} of 6 complete" in words, words

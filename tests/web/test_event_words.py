@@ -86,3 +86,35 @@ def test_every_event_kind_has_a_whole_sentence(game, language):
 def test_an_event_that_says_nothing_new_has_no_line(game, event):
     assert i18n.event_key(game, event) is None
     assert i18n.decision_words("en", game, [event], NAMES) == []
+
+
+POINTS = re.compile(r"(Ana|Bertil|Chiara|Duarte) ([+-]\d+)")
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31 - 1))
+def test_the_summary_of_every_decision_tells_each_seats_points_and_the_end_of_a_round(game, seed):
+    """The action bar's summary of a decision adds up its points per seat as the core counts them, says
+    when it ends the round or the game, and else tells what the decision did."""
+    for events in random_decisions(game, seed):
+        summary = i18n.preview_summary("en", game, events, NAMES)
+        changes = {}
+        for event in events:
+            if event.get("points") and event["player"] is not None:
+                changes[NAMES[event["player"]]] = changes.get(NAMES[event["player"]], 0) + event["points"]
+        told = {name: int(points) for name, points in POINTS.findall(summary)} if summary.startswith("Points:") else {}
+        assert told == {name: points for name, points in changes.items() if points}, (summary, events)
+        ended = [event for event in events if event["event"] in ("round_ended", "game_over")]
+        assert all(i18n.decision_words("en", game, [event], NAMES)[0] in summary for event in ended), summary
+        if not told and not ended:
+            assert summary == i18n.decision_words("en", game, events, NAMES)[0], summary
+
+
+def test_a_take_that_ends_the_round_is_summed_up_by_its_points_and_the_round_end():
+    events = [{"event": "chip_taken", "player": 0, "factory": 1},
+              {"event": "penalty", "player": 1, "broken": 3, "start_tile": True, "points": -4},
+              {"event": "round_ended", "player": None, "round": 1},
+              {"event": "factories_refilled", "player": None, "round": 2}]
+    assert i18n.preview_summary("en", "duel", events, NAMES) == "Points: Bertil -4. Round 1 is over."
+    assert i18n.preview_summary("it", "duel", events, NAMES) == "Punti: Bertil -4. Il round 1 è finito."

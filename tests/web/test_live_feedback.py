@@ -12,6 +12,7 @@ from firmware_py.journal import Journal
 from firmware_py.session import Play, RequestUndo, Seat, Session, Setup
 from tests.web.conftest import host_code
 from tests.web.phones import PHONE, base_url, seated_phone, shown
+from tests.web.test_action_bar import check_bar
 from tests.web.test_browser import CHROMIUM, phone
 from web_remote import runner, server
 from web_remote.service import RemoteService
@@ -85,27 +86,66 @@ def test_a_refused_undo_shows_in_the_action_bar(browser, start_table):
     session.call(RequestUndo(1 - first))  # asked by the other seat: this phone's screen does not know yet
     assert session.snapshot.undo_request is not None
     page.locator("#undo-request").tap()
+    page.locator("#undo-send").tap()
     expect(page.locator("#action-bar #feedback")).to_have_text("An undo request is already open.")
     assert in_view(page, "#feedback")
 
 
-def test_the_undo_button_says_what_it_takes_back_and_is_disabled_when_nothing_can_be(browser, start_table):
+def offered(page, words, agree=None, sendable=True):
+    """The bar asks whether to undo, saying ``words`` (and who must ``agree``), and shows nothing else."""
+    expect(page.locator("#undo-offer-text")).to_have_text(words)
+    if agree is None:
+        expect(page.locator("#undo-offer-agree")).to_be_hidden()
+    else:
+        expect(page.locator("#undo-offer-agree")).to_have_text(agree)
+    expect(page.locator("#undo-send")).to_be_visible() if sendable else expect(page.locator("#undo-send")).to_be_hidden()
+    expect(page.locator("#action-bar :is(#controls, #tools) :visible")).to_have_count(0)
+    assert in_view(page, "#undo-offer")
+    check_bar(page, f"asking to undo: {words}")
+
+
+def test_undo_says_what_it_would_take_back_and_asks_before_it_acts_or_says_why_nothing_can_be(browser, start_table):
     remote, running = start_table(ADA_BO)
     session = running.session
     seat = session.snapshot.current_player
-    page = seated_phone(browser, remote, seat)
+    page = seated_phone(browser, remote, seat, {"width": 320, "height": 568})
     shown(page, session.snapshot.version)
     sent = json.loads(urllib.request.urlopen(f"{base_url(remote)}/api/state", timeout=10).read())
     assert not sent["undo"][seat]["possible"]
-    expect(page.locator("#undo-request")).to_be_disabled()
-    expect(page.locator("#undo-request")).to_have_text(sent["undo"][seat]["words"])
+    expect(page.locator("#undo-request")).to_have_attribute("data-possible", "false")
+    page.locator("#undo-request").tap()
+    offered(page, sent["undo"][seat]["words"], sendable=False)
+    page.locator("#undo-cancel").tap()
+    expect(page.locator("#undo-offer")).to_be_hidden()
+    expect(page.locator("#controls")).to_be_attached()
+    expect(page.locator("#undo-request")).to_be_visible()
     session.call(Play(seat, session.snapshot.options[0]))
     shown(page, session.snapshot.version)
     sent = json.loads(urllib.request.urlopen(f"{base_url(remote)}/api/state", timeout=10).read())
-    assert sent["undo"][seat]["possible"]
-    expect(page.locator("#undo-request")).to_be_enabled()
-    expect(page.locator("#undo-request")).to_have_text(sent["undo"][seat]["words"])
-    assert in_view(page, "#undo-request")
+    offer = sent["undo"][seat]
+    assert offer["possible"]
+    expect(page.locator("#undo-request")).to_have_attribute("data-possible", "true")
+    expect(page.locator("#undo-request")).to_have_text("Undo")
+    # A decision made while the question shows closes it: what Undo would take back has changed.
+    page.locator("#undo-request").tap()
+    offered(page, offer["words"], offer["agree"])
+    moves = len(session.snapshot.history)
+    session.call(Play(session.snapshot.current_player, session.snapshot.options[0]))
+    shown(page, session.snapshot.version)
+    expect(page.locator("#undo-offer")).to_be_hidden()
+    assert len(session.snapshot.history) == moves + 1
+    sent = json.loads(urllib.request.urlopen(f"{base_url(remote)}/api/state", timeout=10).read())
+    offer = sent["undo"][seat]
+    page.locator("#undo-request").tap()
+    offered(page, offer["words"], offer["agree"])
+    expect(page.locator("#undo-send")).to_have_text("Yes, ask" if offer["agree"] else "Yes, take back")
+    page.locator("#undo-send").tap()
+    expect(page.locator("#undo-offer")).to_be_hidden()
+    if offer["agree"]:
+        expect(page.locator("#undo-text")).to_contain_text("Waiting for")
+    else:
+        expect(page.locator("body")).not_to_have_attribute("data-version", str(sent["version"]))
+        assert len(session.snapshot.history) < moves + 1
 
 
 def test_the_restart_notice_goes_after_the_first_decision_and_never_shows_to_a_phone_seated_after(browser, tmp_path):

@@ -33,12 +33,13 @@ def test_the_undo_entry_of_each_seat_says_what_it_would_take_back():
     session = Session(AGAINST_THE_COMPUTER)
     start = payload.build(session.snapshot, "en")["undo"]
     assert start[1] is None, "the computer's seat has no undo button"
-    assert start[0] == {"possible": False, "words": "There is nothing to undo."}
+    assert start[0] == {"possible": False, "words": "There is nothing to undo.", "agree": None}
     snapshot = play_until(session, lambda s: s.undo_plans[0].possible and len(s.undo_plans[0].decisions) == 3)
     offer = payload.build(snapshot, "en")["undo"][0]
     own = snapshot.undo_plans[0].decisions[0][1]
     label = i18n.option_label("en", "duel", own)
-    assert offer == {"possible": True, "words": f"Take back the computer's 2 decisions and your last one ({label})."}
+    assert offer == {"possible": True, "words": f"Take back the computer's 2 decisions and your last one ({label}).",
+                     "agree": None}
     session.apply(RequestUndo(0))
     assert session.snapshot.history == snapshot.history[:-3]
 
@@ -46,11 +47,12 @@ def test_the_undo_entry_of_each_seat_says_what_it_would_take_back():
 def test_the_undo_words_name_who_must_agree_in_the_phones_language():
     session = Session(Setup(game="pavilion", seats=(Seat(name="Ana"), Seat(kind="ai"), Seat(name="Ben")), seed=5))
     snapshot = play_until(session, lambda s: s.undo_plans[0].possible and s.undo_plans[0].any_one)
-    english = payload.build(snapshot, "en")["undo"][0]["words"]
-    assert english.startswith("Take back the computer's") and english.endswith(" Ben must agree.")
+    english = payload.build(snapshot, "en")["undo"][0]
+    assert english["words"].startswith("Take back the computer's") and english["agree"] == "Ben must agree."
     for language in set(i18n.LANGUAGES) - {"en"}:
-        words = payload.build(snapshot, language)["undo"][0]["words"]
-        assert "Ben" in words and words != english, (language, words)
+        offer = payload.build(snapshot, language)["undo"][0]
+        assert "Ben" in offer["agree"] and offer["agree"] != english["agree"], (language, offer)
+        assert offer["words"] != english["words"], (language, offer)
 
 
 def test_an_undo_behind_a_reveal_says_so_on_the_button():

@@ -158,7 +158,7 @@ def test_every_plate_drawn_from_the_duel_stack_can_be_touched(browser, start_tab
 
 def test_the_prompt_says_whether_the_choice_is_on_the_board_in_the_buttons_or_both(browser, start_table):
     """The payment step and the rotations are buttons of the action bar: a prompt to touch the board would
-    send the player looking for nothing there."""
+    send the player looking for nothing there; a payment in wild tiles asks how many."""
     from web_remote import i18n
 
     said = set()
@@ -172,9 +172,10 @@ def test_the_prompt_says_whether_the_choice_is_on_the_board_in_the_buttons_or_bo
             on_board = page.locator("#board svg [data-hit].legal").count()
             in_bar = page.locator("#controls [data-hit]").count()
             assert on_board or in_bar, f"{game} {kind}: nothing to choose"
-            key = ("live.touch_buttons" if not on_board else "live.touch_or_buttons" if in_bar
-                   else "live.touch_prompt")
+            paying = in_bar and page.locator('#controls [data-hit^="choice:W"]').count() == in_bar
+            key = ("live.pay_wilds" if paying else "live.touch_buttons" if not on_board
+                   else "live.touch_or_buttons" if in_bar else "live.touch_prompt")
             expect(page.locator("#touch-prompt")).to_have_text(i18n.translate("en", key))
             said.add(key)
             page.context.close()
-    assert "live.touch_buttons" in said, said  # a payment's step, at least
+    assert {"live.pay_wilds", "live.touch_or_buttons"} <= said, said  # the payments of both games, at least

@@ -483,15 +483,46 @@ const Board = (() => {
     let top = 44 + colourParts(group, 8, 44 + PAD, seatState.hand, { ...colours, keyOf: (c) => `hand:${c}`, coming: plan.hand });
     label(group, 6, top + 14, t("board.corners"), 11);
     smallTiles(group, 90, top + 1, perColourLetters(seatState.corners, PAVILION_COLOURS), PAVILION_FILL);
-    const built = (kind) => seatState.structures.filter((name) => name.startsWith(kind)).length;
-    label(group, 6, top + 36, t("board.structures", { pillars: built("P-"), statues: built("S-"), windows: built("W-") }), 10);
-    top += 44;
+    top += 26;
     const placing = payload.current_player === seat && payload.state.placing ? payload.state.placing.match(/^([A-Z])@([A-Z]\d)$/) : null;
     const paying = placing ? { letter: placing[1], space: placing[2] } : null;
     seatState.board.forEach((spaces, index) => {
       star(group, top + index * PITCH, PAVILION_STARS[index], spaces, payload.state.costs[index], plan, paying);
     });
-    return top + seatState.board.length * PITCH + 4;
+    return structures(group, seatState, payload.state, top + seatState.board.length * PITCH + 4);
+  }
+
+  // The pillars, statues and windows, a row of each kind: every one drawn as the spaces around it, in
+  // their stars' colours with their numbers, covered ones as tiles; a complete one framed dark.
+  function structures(group, seatState, state, top) {
+    const SIDE = 12.5;
+    ["pillar", "statue", "window"].forEach((kind) => {
+      const around = state.structures_around.filter((structure) => structure.kind === kind);
+      const built = around.filter((structure) => seatState.structures.includes(structure.name)).length;
+      label(group, 6, top + 11, Remote.t(`board.structures.${kind}`, { n: state.structure_bonus[kind], built }), 10);
+      around.forEach((structure, index) => {
+        const x = 6 + index * 59;
+        const y = top + 16;
+        const complete = seatState.structures.includes(structure.name);
+        const box = svg("g", { class: `structure${complete ? " complete" : ""}`, "data-structure": structure.name });
+        group.appendChild(box);
+        box.appendChild(svg("rect", { x, y, width: 4 + structure.spaces.length * (SIDE + 1) - 1, height: SIDE + 4, rx: 3, class: "structure-frame" }));
+        structure.spaces.forEach((name, position) => {
+          const letter = name[0];
+          const number = Number(name.slice(1));
+          const laid = seatState.board[PAVILION_STARS.indexOf(letter)][number - 1];
+          const sx = x + 2 + position * (SIDE + 1);
+          if (laid !== ".") {
+            tile(box, sx, y + 2, SIDE, laid, PAVILION_FILL);
+            return;
+          }
+          box.appendChild(svg("rect", { x: sx, y: y + 2, width: SIDE, height: SIDE, rx: 2, fill: PAVILION_FILL[letter], "fill-opacity": 0.3 }));
+          box.appendChild(svg("text", { x: sx + SIDE / 2, y: y + 2 + SIDE - 3, "font-size": 9, "text-anchor": "middle", class: "cost" }, String(number)));
+        });
+      });
+      top += SIDE + 26;
+    });
+    return top;
   }
 
   function boardTitle(payload, seat, score) {

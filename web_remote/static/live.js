@@ -205,15 +205,26 @@
     }
   }
 
-  // The undo button says what an undo by this seat would take back, and is disabled when nothing can be.
+  // Undo first says what it would take back (or why nothing can be) and asks "Yes" before it acts; an
+  // undo request from anyone, or any new decision, closes that question.
+  let offering = null; // the table's version when this phone's Undo was touched, while its question shows
   function renderUndo(mine) {
     const request = payload.undo_request;
     const button = $("undo-request");
     const offer = payload.undo && mine !== null ? payload.undo[mine] : null;
     $("undo").hidden = request === null;
     button.hidden = mine === null || payload.over || request !== null || (!offer && payload.moves === 0);
-    button.disabled = Boolean(offer) && !offer.possible;
-    button.textContent = offer ? offer.words : t("undo.request");
+    button.dataset.possible = String(!offer || offer.possible); // touched anyway, it says why not
+    if (button.hidden || offering !== payload.version) offering = null;
+    $("undo-offer").hidden = offering === null;
+    $("action-bar").classList.toggle("offering", offering !== null);
+    if (offering !== null) {
+      $("undo-offer-text").textContent = offer ? offer.words : t("undo.request");
+      $("undo-offer-agree").textContent = offer && offer.agree ? offer.agree : "";
+      $("undo-offer-agree").hidden = !(offer && offer.agree);
+      $("undo-send").hidden = Boolean(offer) && !offer.possible;
+      $("undo-send").textContent = t(offer && offer.agree ? "undo.ask" : "undo.take_back");
+    }
     if (request === null) return;
     const waiting = request.waiting.filter((seat) => !request.agreed.includes(seat));
     const names = waiting.map(seatName).join(", ");
@@ -225,6 +236,12 @@
     $("undo-text").textContent = text;
     $("undo-accept").hidden = !answering;
     $("undo-decline").hidden = !answering;
+  }
+
+  function offerUndo(open) {
+    offering = open ? payload.version : null;
+    renderUndo(mySeat());
+    if (open) $("undo-offer").scrollIntoView({ block: "nearest" });
   }
 
   // A new game: a rematch keeps this phone's seat (the token still holds it), any other game does not.
@@ -384,8 +401,8 @@
   // below its end so that nothing stays under the bar.
   function fitActionBar() {
     const bar = $("action-bar");
-    const useful = [...bar.children].some((part) => !part.hidden
-      && (part.id !== "tools" || [...part.children].some((button) => !button.hidden && !button.disabled)));
+    const usable = (button) => !button.hidden && !button.disabled && button.dataset.possible !== "false";
+    const useful = [...bar.children].some((part) => !part.hidden && (part.id !== "tools" || [...part.children].some(usable)));
     if (bar.hidden === useful) bar.hidden = !useful; // only a change: the bar's own observer sees this
     document.documentElement.style.setProperty("--action-bar-height", `${useful ? bar.offsetHeight : 0}px`);
   }
@@ -440,7 +457,12 @@
   $("hint-request").addEventListener("click", askHint);
   Learn.attach(() => render(payload));
   $("rematch").addEventListener("click", rematch);
-  $("undo-request").addEventListener("click", () => undo("/api/undo", {}));
+  $("undo-request").addEventListener("click", () => offerUndo(true));
+  $("undo-cancel").addEventListener("click", () => offerUndo(false));
+  $("undo-send").addEventListener("click", () => {
+    offerUndo(false);
+    undo("/api/undo", {});
+  });
   $("undo-accept").addEventListener("click", () => undo("/api/undo/answer", { accept: true }));
   $("undo-decline").addEventListener("click", () => undo("/api/undo/answer", { accept: false }));
   const barWatch = { attributes: true, attributeFilter: ["hidden", "disabled"], childList: true, subtree: true };

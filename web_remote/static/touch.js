@@ -79,6 +79,8 @@ const Touch = (() => {
     },
   };
 
+  const WILDS = /^choice:W(\d)$/; // Summer Pavilion: how many wild tiles pay for the space
+
   function pathsOf(payload) {
     return payload.options.map((option) => ({ option, path: PATHS[payload.game](option.notation) }));
   }
@@ -243,9 +245,7 @@ const Touch = (() => {
       const option = chosen();
       if (option) {
         items.push(element("p", { class: "choice", id: "confirm-label" }, option.label));
-        if (option.preview && option.preview.length) {
-          items.push(element("p", { class: "preview", id: "confirm-preview" }, option.preview.join(" ")));
-        }
+        if (option.summary) items.push(element("p", { class: "preview", id: "confirm-preview" }, option.summary));
         items.push(button(t("live.confirm"), () => onConfirm(option.notation), { id: "confirm" }));
       } else {
         // Steps with nothing to touch on the board (stop, pass, rotations, payments) are buttons here.
@@ -253,22 +253,30 @@ const Touch = (() => {
         const row = element("div", { class: "choices" });
         offBoard.forEach((key) => {
           const example = candidates().find(({ left }) => left.includes(key)).option;
-          row.appendChild(button(stepLabel(key, example), () => touch(key), { key, secondary: true, hint: hintNow.includes(key) }));
+          const step = button(stepLabel(key, example), () => touch(key), { key, secondary: true, hint: hintNow.includes(key) });
+          step.setAttribute("aria-label", example.label);
+          row.appendChild(step);
         });
-        if (offBoard.length) items.push(row);
-        // Say where the choice is: the board, these buttons, or both.
-        const where = offBoard.length === next.size ? "live.touch_buttons"
+        // Say where the choice is (the board, these buttons, or both; a payment in wild tiles asks how many),
+        // then the buttons.
+        const paying = offBoard.length > 0 && offBoard.every((key) => WILDS.test(key));
+        const where = paying ? "live.pay_wilds" : offBoard.length === next.size ? "live.touch_buttons"
           : offBoard.length ? "live.touch_or_buttons" : touched.length ? "live.touch_next" : "live.touch_prompt";
         items.push(element("p", { class: "prompt", id: "touch-prompt" }, t(where)));
+        if (offBoard.length) items.push(row);
       }
       if (touched.length || payload.step_back) items.push(button(t("live.step_back"), back, { id: "step-back", secondary: true }));
       panel.replaceChildren(...items);
       panel.hidden = false;
     }
 
+    // A button's words: a rotation's angle, a payment's number of wild tiles (the prompt asks how many),
+    // else the option's own words.
     function stepLabel(key, example) {
-      const found = key.match(/^rot:(\d)$/);
-      return found ? `↻ ${90 * Number(found[1])}°` : example.label;
+      const rotation = key.match(/^rot:(\d)$/);
+      if (rotation) return `↻ ${90 * Number(rotation[1])}°`;
+      const wilds = key.match(WILDS);
+      return wilds ? wilds[1] : example.label;
     }
 
     // A part touched that is not outlined: the one under the finger itself (near misses go to the
