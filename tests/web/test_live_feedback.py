@@ -148,6 +148,23 @@ def test_undo_says_what_it_would_take_back_and_asks_before_it_acts_or_says_why_n
         assert len(session.snapshot.history) < moves + 1
 
 
+def test_an_undo_request_from_another_seat_closes_the_question_and_asks_for_an_answer(browser, start_table):
+    remote, running = start_table(ADA_BO)
+    session = running.session
+    first = session.snapshot.current_player
+    while session.snapshot.current_player == first:  # to the other seat's turn, which may ask to undo this one's
+        session.call(Play(first, session.snapshot.options[0]))
+    page = seated_phone(browser, remote, first)
+    shown(page, session.snapshot.version)
+    page.locator("#undo-request").tap()
+    expect(page.locator("#undo-offer")).to_be_visible()
+    session.call(RequestUndo(1 - first))
+    shown(page, session.snapshot.version)
+    expect(page.locator("#undo-offer")).to_be_hidden()
+    expect(page.locator("#undo-accept")).to_be_visible()
+    check_bar(page, "an undo request came while this phone's question showed")
+
+
 def test_the_restart_notice_goes_after_the_first_decision_and_never_shows_to_a_phone_seated_after(browser, tmp_path):
     setup = Setup(game="pavilion", seats=(Seat("phone", "Ada"), Seat("phone", "Bo"), Seat("phone", "Cy")), seed=4)
     journal = Journal(tmp_path)
