@@ -623,5 +623,14 @@ const Board = (() => {
     });
   }
 
-  return { draw };
+  // The drawn parts with ``key`` that belong to ``seat``'s decision: shared parts (factories, the centre, the
+  // supply) anywhere, a board's parts only on that seat's board.
+  function parts(root, key, seat) {
+    return [...root.querySelectorAll(`[data-hit="${CSS.escape(key)}"]`)].filter((node) => {
+      const board = node.closest("[data-seat]");
+      return board === null || Number(board.dataset.seat) === seat;
+    });
+  }
+
+  return { draw, parts };
 })();

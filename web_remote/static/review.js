@@ -15,15 +15,9 @@
   let following = false;
   let drawn = null; // the game whose finished review is drawn, so a poll that brings nothing new draws nothing
 
-  // The board parts an option is played with (touch.js's paths): shared parts anywhere, a board's parts
-  // only on the deciding seat's board.
+  // The board parts an option is played with (touch.js's paths), on the deciding seat's board.
   function mark(svgRoot, game, notation, seat, name) {
-    Touch.PATHS[game](notation).forEach((key) => {
-      svgRoot.querySelectorAll(`[data-hit="${CSS.escape(key)}"]`).forEach((node) => {
-        const board = node.closest("[data-seat]");
-        if (board === null || Number(board.dataset.seat) === seat) node.classList.add(name);
-      });
-    });
+    Touch.PATHS[game](notation).forEach((key) => Board.parts(svgRoot, key, seat).forEach((node) => node.classList.add(name)));
   }
 
   function mistake(item, seat) {

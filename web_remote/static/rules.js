@@ -6,10 +6,7 @@
   document.querySelectorAll("script.rules-board").forEach((data) => {
     const drawn = JSON.parse(data.textContent);
     const holder = document.querySelector(`[data-picture="${CSS.escape(data.dataset.for)}"]`);
-    const mark = (key, name) => holder.querySelectorAll(`[data-hit="${CSS.escape(key)}"]`).forEach((node) => {
-      const board = node.closest("[data-seat]");
-      if (board === null || Number(board.dataset.seat) === drawn.current_player) node.classList.add(name);
-    });
+    const mark = (key, name) => Board.parts(holder, key, drawn.current_player).forEach((node) => node.classList.add(name));
     const outline = () => {
       drawn.options.forEach((notation) => mark(Touch.PATHS[drawn.game](notation)[0], "legal"));
       if (drawn.preview) Touch.PATHS[drawn.game](drawn.options[0]).forEach((key) => mark(key, "chosen"));

@@ -119,13 +119,7 @@ const Touch = (() => {
       return new Set(candidates().flatMap(({ path, left }) => (path.unordered ? left : left.slice(0, 1))));
     };
 
-    // Board parts with ``key``: shared parts anywhere, a board's parts only on the deciding seat's board.
-    function parts(svgRoot, key) {
-      return [...svgRoot.querySelectorAll(`[data-hit="${CSS.escape(key)}"]`)].filter((node) => {
-        const board = node.closest("[data-seat]");
-        return board === null || Number(board.dataset.seat) === seat;
-      });
-    }
+    const parts = (svgRoot, key) => Board.parts(svgRoot, key, seat);
 
     function mark(svgRoot, keys, name) {
       keys.forEach((key) => parts(svgRoot, key).forEach((node) => node.classList.add(name)));
