@@ -371,10 +371,11 @@ ENDINGS = frozenset(("round_ended", "game_over"))
 """Events a preview always tells: a decision that ends the round or the game is not like the others."""
 
 
-def preview_summary(language: str, game: str, events, names) -> str:
+def preview_summary(language: str, game: str, events, names, told) -> str:
     """What an option would do, short enough for the action bar of a small phone (the board draws where
     its tiles go): the points it changes for each seat, then whether it ends the round or the game; an
-    option that does neither is told by its own first sentence."""
+    option that does neither is told by its own first sentence (``told``: the events' sentences, as
+    :func:`decision_words` gives them)."""
     changes = {}
     for event in events:
         if event.get("points") and event.get("player") is not None:
@@ -386,9 +387,7 @@ def preview_summary(language: str, game: str, events, names) -> str:
     for event in events:
         if event["event"] in ENDINGS:
             parts.append(translate(language, event_key(game, event), **_event_fields(language, game, event, names)))
-    if not parts:
-        parts = decision_words(language, game, events, names)[:1]
-    return " ".join(parts)
+    return " ".join(parts or told[:1])
 
 
 def decision_words(language: str, game: str, events, names) -> list:

@@ -28,6 +28,7 @@ def build(snapshot, language: str) -> dict:
     names = i18n.seat_names(language, setup.seats)
     last = last_events(snapshot.last_events, game, snapshot.state)
     previews = [preview_events(events, game, snapshot.state) for events in snapshot.previews]
+    told = [i18n.decision_words(language, game, events, names) for events in previews]
     return {
         "version": snapshot.version,
         "game_id": snapshot.credentials.key,
@@ -65,10 +66,10 @@ def build(snapshot, language: str) -> dict:
             "seat": snapshot.history[-1][0], "notation": snapshot.history[-1][1],
             "events": last, "words": i18n.decision_words(language, game, last, names)},
         "options": [{"notation": option, "label": i18n.option_label(language, game, option),
-                     "preview": i18n.decision_words(language, game, events, names),
-                     "summary": i18n.preview_summary(language, game, events, names),
+                     "preview": sentences, "summary": i18n.preview_summary(language, game, events, names, sentences),
                      "events": events, "reversible": reversible}
-                    for option, events, reversible in zip(snapshot.options, previews, snapshot.reversible)],
+                    for option, events, sentences, reversible
+                    in zip(snapshot.options, previews, told, snapshot.reversible)],
         "objectives": [{"name": name, "label": t(f"objective.{name}"), "points": list(points)}
                        for name, points in snapshot.progress],
         "over": snapshot.over,

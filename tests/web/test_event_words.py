@@ -98,7 +98,7 @@ def test_the_summary_of_every_decision_tells_each_seats_points_and_the_end_of_a_
     """The action bar's summary of a decision adds up its points per seat as the core counts them, says
     when it ends the round or the game, and else tells what the decision did."""
     for events in random_decisions(game, seed):
-        summary = i18n.preview_summary("en", game, events, NAMES)
+        summary = i18n.preview_summary("en", game, events, NAMES, i18n.decision_words("en", game, events, NAMES))
         changes = {}
         for event in events:
             if event.get("points") and event["player"] is not None:
@@ -116,5 +116,6 @@ def test_a_take_that_ends_the_round_is_summed_up_by_its_points_and_the_round_end
               {"event": "penalty", "player": 1, "broken": 3, "start_tile": True, "points": -4},
               {"event": "round_ended", "player": None, "round": 1},
               {"event": "factories_refilled", "player": None, "round": 2}]
-    assert i18n.preview_summary("en", "duel", events, NAMES) == "Points: Bertil -4. Round 1 is over."
-    assert i18n.preview_summary("it", "duel", events, NAMES) == "Punti: Bertil -4. Il round 1 è finito."
+    for language, summary in (("en", "Points: Bertil -4. Round 1 is over."), ("it", "Punti: Bertil -4. Il round 1 è finito.")):
+        told = i18n.decision_words(language, "duel", events, NAMES)
+        assert i18n.preview_summary(language, "duel", events, NAMES, told) == summary
