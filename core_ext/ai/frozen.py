@@ -8,6 +8,7 @@ declarations would not fit the cores as they are compiled now. The match script'
 ``frozen:REV:LEVEL`` players use it: "today's hard level" stays a fixed yardstick however the
 search changes later.
 """
+import fcntl
 import hashlib
 import importlib
 import os
@@ -56,7 +57,13 @@ def load(revision):
     if package in sys.modules:
         return sys.modules[package]
     if not (home / "built").exists():
-        _build(commit, package, home)
+        home.parent.mkdir(parents=True, exist_ok=True)
+        # One build at a time: processes that want the same revision (a match's jobs, a second match)
+        # wait for the first build and then take it.
+        with open(home.parent / f"{home.name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not (home / "built").exists():
+                _build(commit, package, home)
     if str(home) not in sys.path:
         sys.path.insert(0, str(home))
     return importlib.import_module(package)

@@ -1,4 +1,5 @@
 """The match script: reproducible matches, the summary it prints, and clear errors for bad options."""
+import os
 import random
 import shutil
 import subprocess
@@ -22,9 +23,14 @@ needs_git = pytest.mark.skipif(not _in_a_git_checkout(),
 
 @pytest.fixture(scope="module", autouse=True)
 def frozen_builds_in_a_scratch_cache(tmp_path_factory):
-    """Earlier revisions are built once for this module, in a cache of its own."""
+    """Earlier revisions are built once for this run, in a cache of its own (shared by the run's
+    pytest-xdist workers, whose temporary folders lie side by side in the run's)."""
     with pytest.MonkeyPatch.context() as patch:
-        cache = tmp_path_factory.mktemp("cache")
+        if os.environ.get("PYTEST_XDIST_WORKER"):
+            cache = tmp_path_factory.getbasetemp().parent / "frozen-ai-cache"
+            cache.mkdir(exist_ok=True)
+        else:
+            cache = tmp_path_factory.mktemp("cache")
         patch.setenv("XDG_CACHE_HOME", str(cache))
         yield cache
 
@@ -183,7 +189,7 @@ def test_a_frozen_revision_plays_as_that_revision_did(frozen_builds_in_a_scratch
     today = match.run_match("duel", "normal", "heuristic", games=2, seed=4)
     assert earlier.margins == today.margins
     builds = frozen_builds_in_a_scratch_cache / "azul-table" / "frozen-ai"
-    names = [path.name for path in builds.iterdir()]
+    names = [path.name for path in builds.iterdir() if path.is_dir()]
     assert names and all(name.endswith(f"_{frozen.cores_fingerprint()}") for name in names)
 
 
