@@ -1,5 +1,6 @@
 """The two games as the table sees them: how to start one, its rules flags and player counts."""
 import dataclasses
+import functools
 import importlib
 import itertools
 from typing import Callable
@@ -18,8 +19,9 @@ class GameSpec:
     progress: Callable = lambda game: ()  # game -> ((objective, points per seat), ...) toward the final scoring
     hidden_plates: Callable = lambda state: frozenset()  # to_dict() -> the plates whose fronts nobody has seen
 
-    @property
+    @functools.cached_property
     def module(self):
+        """The rules module, imported at first use (looked up for every option of every update)."""
         return importlib.import_module(f"core_ext.{self.name}")
 
     def new(self, players: int, seed, flags: dict):

@@ -172,7 +172,13 @@ OPTION_WORDS = {"duel": ("core_ext.duel", _duel_option), "pavilion": ("core_ext.
 def option_label(language: str, game: str, notation: str) -> str:
     """An option in words (its notation stays beside it on the page)."""
     module, words = OPTION_WORDS[game]
-    return words(language, importlib.import_module(module).Move.parse(notation))
+    return words(language, _moves(module).parse(notation))
+
+
+@functools.cache
+def _moves(module: str):
+    """A rules module's ``Move``, imported once (every option of every update is put in words)."""
+    return importlib.import_module(module).Move
 
 
 def pending_label(language: str, game: str, pending: str) -> str:
