@@ -404,7 +404,10 @@
     const usable = (button) => !button.hidden && !button.disabled && button.dataset.possible !== "false";
     const useful = [...bar.children].some((part) => !part.hidden && (part.id !== "tools" || [...part.children].some(usable)));
     if (bar.hidden === useful) bar.hidden = !useful; // only a change: the bar's own observer sees this
-    document.documentElement.style.setProperty("--action-bar-height", `${useful ? bar.offsetHeight : 0}px`);
+    // Set only when it changes: a property of the root restyles the whole page.
+    const height = `${useful ? bar.offsetHeight : 0}px`;
+    const root = document.documentElement.style;
+    if (root.getPropertyValue("--action-bar-height") !== height) root.setProperty("--action-bar-height", height);
   }
 
   function setLive(isLive) {
