@@ -9,7 +9,6 @@ import json
 import os
 
 from PIL import Image, ImageChops, ImageStat
-from playwright.sync_api import expect
 
 from web_remote import i18n
 
@@ -43,8 +42,14 @@ def seated_phone(browser, remote, seat, viewport=PHONE["viewport"], token=None, 
 
 
 def shown(page, version):
-    """Wait until ``page`` shows the table at ``version``."""
-    expect(page.locator("body")).to_have_attribute("data-version", str(version))
+    """Wait until ``page`` shows the table at ``version`` (a wait for the selector: an ``expect`` that does not
+    hold yet describes the whole page at each try, which costs the page more than the update it waits for)."""
+    page.locator(f'body[data-version="{version}"]').wait_for(state="attached")
+
+
+def moved_on(page, version):
+    """Wait until ``page`` shows the table at a version other than ``version`` (as :func:`shown` waits)."""
+    page.locator(f'body:not([data-version="{version}"])').wait_for(state="attached")
 
 
 def check_golden(page, selector, name):

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's c
 
 from playwright.sync_api import expect  # noqa: E402
 
-from tests.web.phones import PHONE, check_golden, seated_phone, shown  # noqa: E402
+from tests.web.phones import PHONE, check_golden, moved_on, seated_phone, shown  # noqa: E402
 
 DUEL_KINDS = {"setup", "action", "draw", "keep", "return", "place", "order", "line", "pay", "tile"}
 PAVILION_KINDS = {"draft", "place", "pay", "bonus", "keep"}
@@ -48,7 +48,7 @@ def touch_option(page, snapshot, notation):
         found.evaluate("node => node.scrollIntoView({ block: 'center' })", timeout=10000)
         found.tap(force=True)
     if snapshot.reversible[index] and keys:
-        expect(page.locator("body")).not_to_have_attribute("data-version", str(snapshot.version))
+        moved_on(page, snapshot.version)
         assert not page.locator("#confirm").is_visible()
         return
     expect(page.locator("#confirm-label")).to_be_visible()
@@ -126,7 +126,7 @@ def play_by_touch(browser, remote, running, game, kinds):
             check_golden(page, "#board", f"{game}-{snapshot.pending}")
         notation = chooser.choice(snapshot.options)
         touch_option(page, snapshot, notation)
-        expect(page.locator("body")).not_to_have_attribute("data-version", str(snapshot.version))
+        moved_on(page, snapshot.version)
         assert session.snapshot.history[-1] == (mover, notation) or session.snapshot.over
     for page in pages:
         shown(page, session.snapshot.version)
@@ -162,7 +162,7 @@ def test_a_whole_duel_played_by_touching_the_board_then_the_host_taps_rematch(br
     mover = pages[rematch.current_player]
     shown(mover, rematch.version)
     touch_option(mover, rematch, rematch.options[0])  # the kept seat plays on at once
-    expect(mover.locator("body")).not_to_have_attribute("data-version", str(rematch.version))
+    moved_on(mover, rematch.version)
     assert running.session.snapshot.history == ((rematch.current_player, rematch.options[0]),)
 
 
@@ -219,7 +219,7 @@ def test_touches_step_back_and_refused_touches_change_nothing(browser, start_tab
         snapshot = session.snapshot
         shown(pages[snapshot.current_player], snapshot.version)
         touch_option(pages[snapshot.current_player], snapshot, snapshot.options[0])
-        expect(pages[snapshot.current_player].locator("body")).not_to_have_attribute("data-version", str(snapshot.version))
+        moved_on(pages[snapshot.current_player], snapshot.version)
     snapshot = session.snapshot
     mover, watcher = pages[snapshot.current_player], pages[1 - snapshot.current_player]
     shown(mover, snapshot.version)
@@ -260,7 +260,7 @@ def test_touches_step_back_and_refused_touches_change_nothing(browser, start_tab
     expect(mover.locator("#confirm")).to_be_hidden()
     assert session.snapshot.history == taken.history
     mover.locator("#step-back").tap()  # back before the take: the table steps back too
-    expect(mover.locator("body")).not_to_have_attribute("data-version", str(taken.version))
+    moved_on(mover, taken.version)
     assert session.snapshot.history == snapshot.history and session.snapshot.state == snapshot.state
 
 
@@ -306,7 +306,7 @@ def test_a_stacking_order_is_touched_tile_by_tile_onto_the_moon(browser, start_t
     for key in touches(page, snapshot, notation)[1:]:
         page.locator(f'#board .centre [data-hit="{key}"] rect').first.tap(force=True)
     # An order can be stepped back from within the turn, so the touch that names it plays it.
-    expect(page.locator("body")).not_to_have_attribute("data-version", str(snapshot.version))
+    moved_on(page, snapshot.version)
     assert running.session.snapshot.history[-1] == (snapshot.current_player, notation)
     assert running.session.snapshot.state["small_factories"][factory - 1]["moon"].endswith(notation[1:])
 
@@ -333,7 +333,7 @@ def test_chips_are_paid_by_touching_them_in_any_order(browser, start_table):
     if not snapshot.reversible[index]:
         expect(page.locator("#confirm-label")).to_be_visible()
         page.locator("#confirm").tap()
-    expect(page.locator("body")).not_to_have_attribute("data-version", str(snapshot.version))
+    moved_on(page, snapshot.version)
     assert running.session.snapshot.history[-1] == (seat, notation)
 
 
@@ -392,7 +392,7 @@ def test_the_hint_outlines_only_the_step_to_touch_now_on_the_board_or_in_the_bar
                                arg=[before, str(snapshot.version)])
     if page.locator("body").get_attribute("data-version") == str(snapshot.version):
         page.locator("#confirm").tap()
-    expect(page.locator("body")).not_to_have_attribute("data-version", str(snapshot.version))
+    moved_on(page, snapshot.version)
     assert session.snapshot.history[len(snapshot.history)] == (seat, hint)
     if pending == "place":  # the space, then the tile in hand unless the space alone names the hint
         colour, space = hint.split("@")

@@ -11,7 +11,7 @@ import pytest
 
 from firmware_py import games
 from firmware_py.session import Seat, Setup
-from tests.web.phones import seated_phone, shown
+from tests.web.phones import moved_on, seated_phone, shown
 from tests.web.test_board_touch import CHROMIUM, naming_touches, option_paths
 
 pytest.importorskip("playwright")
@@ -105,7 +105,7 @@ def test_every_touchable_part_is_finger_sized_at_every_decision_kind(browser, st
         for step, key in enumerate(keys[:-1]):  # the last touch names the option: nothing more to touch
             for page in (wide, narrow):
                 touch(page, key)
-                expect(page.locator("#board")).to_have_attribute("data-touches", " ".join(keys[:step + 1]))
+                page.locator(f'#board[data-touches="{" ".join(keys[:step + 1])}"]').wait_for(state="attached")
             check(wide, narrow, f"{where} after touching {keys[:step + 1]}", (game, seats, kind))
         wide.context.close()
         narrow.context.close()
@@ -152,7 +152,7 @@ def test_every_plate_drawn_from_the_duel_stack_can_be_touched(browser, start_tab
     if not snapshot.reversible[snapshot.options.index(last)]:
         expect(narrow.locator("#confirm")).to_be_visible()
         narrow.locator("#confirm").tap()
-    expect(narrow.locator("body")).not_to_have_attribute("data-version", str(snapshot.version))
+    moved_on(narrow, snapshot.version)
     assert running.session.snapshot.history[-1] == (seat, last)
 
 
