@@ -352,9 +352,11 @@ ROUTE_FLOOD_MOVES = 60  # the first 60 decisions of the same Duel each time (one
 ROUTE_FLOOD_PROFILES = 1000
 ROUTE_FLOOD_SETTLE_S = float(server.PUBLIC_BURST) / server.PUBLIC_RATE
 """How long a route's flood runs at most before the moves are timed (less once its first burst of answers is
-in, then ROUTE_FLOOD_STEADY_S more): a stranger's first burst of reads is answered at once, what a phone sees
+in, then once ROUTE_FLOOD_STEADY_ANSWERS more came, at most ROUTE_FLOOD_STEADY_S later): a stranger's first burst of reads is answered at once, what a phone sees
 while the flood goes on at its steady pace is what counts."""
 ROUTE_FLOOD_STEADY_S = 1.0
+ROUTE_FLOOD_STEADY_ANSWERS = int(server.PUBLIC_RATE / 4)
+"""After the burst, the answers that show the flood going on at its pace (a quarter of a second's worth)."""
 ROUTE_FLOOD_QUIET_S = 0.5  # after a route's flood is held, before the moves without a flood are timed
 STREAMED_ROUTES = {"api.events"}
 """Left out of the route floods: an event stream stays open (200 of them: ``web.move_to_event_ms_200_streams``)."""
@@ -426,11 +428,16 @@ class _Phones:
 
 def _settle(flood: Flood):
     """Wait while the flood's first burst is answered (at most ROUTE_FLOOD_SETTLE_S), and until it goes on at
-    its steady pace."""
-    before, deadline = sum(flood.answers().values()), time.monotonic() + ROUTE_FLOOD_SETTLE_S
-    while sum(flood.answers().values()) - before < server.PUBLIC_BURST and time.monotonic() < deadline:
-        time.sleep(0.05)
-    time.sleep(ROUTE_FLOOD_STEADY_S)
+    its steady pace: ROUTE_FLOOD_STEADY_ANSWERS more answers (at most ROUTE_FLOOD_STEADY_S)."""
+    _more_answers(flood, server.PUBLIC_BURST, ROUTE_FLOOD_SETTLE_S)
+    _more_answers(flood, ROUTE_FLOOD_STEADY_ANSWERS, ROUTE_FLOOD_STEADY_S)
+
+
+def _more_answers(flood: Flood, count: int, longest: float):
+    """Wait until the flood has had ``count`` answers more than now, or ``longest`` seconds have passed."""
+    before, deadline = sum(flood.answers().values()), time.monotonic() + longest
+    while sum(flood.answers().values()) - before < count and time.monotonic() < deadline:
+        time.sleep(0.02)
 
 
 def measure_route_floods(clients: int = ROUTE_FLOOD_CLIENTS, moves: int = ROUTE_FLOOD_MOVES,
