@@ -10,6 +10,7 @@ profiles; this module checks everything else, and a refused change raises
 :class:`ProfileError` and changes nothing.
 """
 import dataclasses
+import functools
 import json
 import re
 import unicodedata
@@ -86,12 +87,19 @@ def _joins_emoji(name: str, index: int) -> bool:
     return bool(before and after) and emoji(before) and emoji(after)
 
 
+@functools.lru_cache(maxsize=4096)
 def skeleton(name: str) -> str:
     """What a name looks like: each character replaced by the first in code point order of itself and the
     single characters Unicode's confusables data lists as looking like it ("Аna", Cyrillic А, is "Ana"),
-    then case folded (as names are compared)."""
-    return "".join(min([char, *(found["c"] for found in confusables_data.get(char, ()) if len(found["c"]) == 1)])
-                   for char in unicodedata.normalize("NFKC", name)).casefold()
+    then case folded (as names are compared). Kept for the names seen last: a new name is compared with
+    every player's."""
+    return "".join(map(_looks_like, unicodedata.normalize("NFKC", name))).casefold()
+
+
+@functools.lru_cache(maxsize=None)
+def _looks_like(char: str) -> str:
+    """The first in code point order of ``char`` and the single characters that look like it."""
+    return min([char, *(found["c"] for found in confusables_data.get(char, ()) if len(found["c"]) == 1)])
 
 
 def clean_name(text, *, others=(), empty: bool = False) -> str:
