@@ -11,7 +11,6 @@ best match of its Accept-Language header, else the table's language.
 import functools
 import gettext
 import hashlib
-import importlib
 import json
 import re
 from pathlib import Path
@@ -21,7 +20,7 @@ from babel.numbers import format_decimal
 from babel.support import Translations
 
 from core_ext.reasons import COMMON as COMMON_REASONS
-from firmware_py import ratings
+from firmware_py import games, ratings
 from firmware_py.session import MAX_NAME
 from web_remote.messages import MESSAGES, Contextual, Plural
 
@@ -166,19 +165,12 @@ def _pavilion_option(language: str, move) -> str:
     return t(f"option.pavilion.{kind}", colour=colour)
 
 
-OPTION_WORDS = {"duel": ("core_ext.duel", _duel_option), "pavilion": ("core_ext.pavilion", _pavilion_option)}
+OPTION_WORDS = {"duel": _duel_option, "pavilion": _pavilion_option}
 
 
 def option_label(language: str, game: str, notation: str) -> str:
     """An option in words (its notation stays beside it on the page)."""
-    module, words = OPTION_WORDS[game]
-    return words(language, _moves(module).parse(notation))
-
-
-@functools.cache
-def _moves(module: str):
-    """A rules module's ``Move``, imported once (every option of every update is put in words)."""
-    return importlib.import_module(module).Move
+    return OPTION_WORDS[game](language, games.spec(game).parse(notation))
 
 
 def pending_label(language: str, game: str, pending: str) -> str:
