@@ -352,8 +352,8 @@ ROUTE_FLOOD_MOVES = 60  # the first 60 decisions of the same Duel each time (one
 ROUTE_FLOOD_PROFILES = 1000
 ROUTE_FLOOD_SETTLE_S = float(server.PUBLIC_BURST) / server.PUBLIC_RATE
 """How long a route's flood runs at most before the moves are timed (less once its first burst of answers is
-in, then once ROUTE_FLOOD_STEADY_ANSWERS more came, at most ROUTE_FLOOD_STEADY_S later): a stranger's first burst of reads is answered at once, what a phone sees
-while the flood goes on at its steady pace is what counts."""
+in; then until ROUTE_FLOOD_STEADY_ANSWERS more came, at most ROUTE_FLOOD_STEADY_S): a stranger's first burst of
+reads is answered at once, what a phone sees while the flood goes on at its steady pace is what counts."""
 ROUTE_FLOOD_STEADY_S = 1.0
 ROUTE_FLOOD_STEADY_ANSWERS = int(server.PUBLIC_RATE / 4)
 """After the burst, the answers that show the flood going on at its pace (a quarter of a second's worth)."""

@@ -116,6 +116,7 @@ def test_a_take_that_ends_the_round_is_summed_up_by_its_points_and_the_round_end
               {"event": "penalty", "player": 1, "broken": 3, "start_tile": True, "points": -4},
               {"event": "round_ended", "player": None, "round": 1},
               {"event": "factories_refilled", "player": None, "round": 2}]
-    for language, summary in (("en", "Points: Bertil -4. Round 1 is over."), ("it", "Punti: Bertil -4. Il round 1 è finito.")):
+    for language, summary in (("en", "Points: Bertil -4. Round 1 is over."),
+                              ("it", "Punti: Bertil -4. Il round 1 è finito.")):
         told = i18n.decision_words(language, "duel", events, NAMES)
         assert i18n.preview_summary(language, "duel", events, NAMES, told) == summary
