@@ -549,8 +549,12 @@ const Board = (() => {
     return payload.current_player !== null && payload.current_player !== undefined ? payload.current_player : 0;
   }
 
+  // What each container holds the drawing of, and how it is drawn again: a tab kept from an earlier
+  // drawing (nothing on it changed) acts on the latest.
+  const latest = new WeakMap();
+
   // One tab per seat, with the score: touching it shows that seat's board large.
-  function tabs(container, payload, boards, shown, redraw) {
+  function tabs(container, payload, boards, shown) {
     const t = Remote.t;
     const row = document.createElement("div");
     row.className = "seat-tabs";
@@ -572,8 +576,9 @@ const Board = (() => {
       score.textContent = `${payload.current_player === seat ? "▶ " : ""}${board.score}`;
       button.replaceChildren(name, score);
       button.addEventListener("click", () => {
-        chosenTab.set(container, { seat, turnKey: `${payload.game_id}:${payload.current_player}` });
-        redraw();
+        const now = latest.get(container);
+        chosenTab.set(container, { seat, turnKey: `${now.payload.game_id}:${now.payload.current_player}` });
+        now.redraw();
       });
       row.appendChild(button);
     });
@@ -588,17 +593,22 @@ const Board = (() => {
   }
 
   // Draw ``payload``'s table into ``container``: the shared part, a tab per seat and one seat's board
-  // (``first``, the viewer's, unless a tab was chosen). ``redraw`` draws again after a tab is touched.
-  // Returns the container, where the parts are.
-  function draw(container, payload, first = null, redraw = () => draw(container, payload, first)) {
+  // (``first``, the viewer's, unless a tab was chosen). ``redraw`` draws again after a tab is touched;
+  // ``decorate`` marks the new drawing (its root given) before it takes the place of the old, of which
+  // what did not change stays. Returns the container, where the parts are.
+  function draw(container, payload, first = null, redraw = () => draw(container, payload, first), decorate = () => {}) {
     const game = GAMES[payload.game];
     const boards = game.boards(payload.state);
     const shown = shownSeat(container, payload, first, boards.length);
+    latest.set(container, { payload, redraw });
     const centre = drawing(Remote.t("live.board"), (root) => game.centre(root, payload.state, payload));
     const seatBoard = drawing(Remote.t("board.of", { name: payload.seats[shown].name }),
       (root) => game.board(root, boards[shown], shown, payload));
-    container.replaceChildren(centre, tabs(container, payload, boards, shown, redraw), seatBoard);
-    markLast(container, payload);
+    const drawn = document.createElement("div");
+    drawn.append(centre, tabs(container, payload, boards, shown), seatBoard);
+    markLast(drawn, payload);
+    decorate(drawn);
+    Remote.morph(container, [...drawn.children]);
     return container;
   }
 

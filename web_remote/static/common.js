@@ -102,6 +102,51 @@ const Remote = (() => {
     return node;
   }
 
+  // Make ``nodes`` the children of ``parent`` by changing as little of it as it takes: a child equal to the
+  // node taking its place stays as it is, one of the same kind takes that node's attributes and, likewise,
+  // its children; a child that went, or a node that came, moves no other. A page redrawn with little changed
+  // then restyles, lays out and paints only what changed. Listeners are no part of it: a child that stays
+  // keeps its own, so only nodes whose listeners never change are put in this way.
+  function morph(parent, nodes) {
+    let old = parent.firstChild;
+    nodes.forEach((node, index) => {
+      if (old && !old.isEqualNode(node)) {
+        if (old.nextSibling && old.nextSibling.isEqualNode(node)) {
+          const gone = old;
+          old = old.nextSibling;
+          gone.remove();
+        } else if (index + 1 < nodes.length && old.isEqualNode(nodes[index + 1])) {
+          parent.insertBefore(node, old);
+          return;
+        }
+      }
+      if (old && old.isEqualNode(node)) {
+        old = old.nextSibling;
+      } else if (old && old.nodeName === node.nodeName && old.nodeType === node.nodeType) {
+        become(old, node);
+        old = old.nextSibling;
+      } else {
+        parent.insertBefore(node, old);
+      }
+    });
+    while (old) {
+      const gone = old;
+      old = old.nextSibling;
+      gone.remove();
+    }
+  }
+
+  // ``old`` made like ``node``, of the same name: its text, or its attributes and children.
+  function become(old, node) {
+    if (node.nodeType !== Node.ELEMENT_NODE) {
+      old.nodeValue = node.nodeValue;
+      return;
+    }
+    [...old.attributes].forEach(({ name }) => { if (!node.hasAttribute(name)) old.removeAttribute(name); });
+    [...node.attributes].forEach(({ name, value }) => { if (old.getAttribute(name) !== value) old.setAttribute(name, value); });
+    morph(old, [...node.childNodes]);
+  }
+
   // A part of a page the server draws (a game's charts), as nodes to put in place; null when it has none.
   async function fragment(path) {
     const response = await fetch(path);
@@ -110,5 +155,5 @@ const Remote = (() => {
   }
 
   showNote();
-  return { t, show, leaveNote, seat, setSeat, takeSeat, hostToken, setHostToken, call, element, fragment };
+  return { t, show, leaveNote, seat, setSeat, takeSeat, hostToken, setHostToken, call, element, morph, fragment };
 })();

@@ -63,13 +63,13 @@
       row.appendChild(element("td", { class: "score" }, String(seat.score)));
       return row;
     });
-    $("scoreboard").tBodies[0].replaceChildren(...rows);
+    Remote.morph($("scoreboard").tBodies[0], rows);
   }
 
   // Each objective in play, its points per player so far, and a link to its rules section.
   function renderObjectives() {
     $("objectives").hidden = !payload.objectives.length;
-    $("objective-list").replaceChildren(...payload.objectives.map((objective) => {
+    Remote.morph($("objective-list"), payload.objectives.map((objective) => {
       const item = element("li", {});
       item.appendChild(element("a", { href: `/rules/${payload.game}#objective_${objective.name}` }, objective.label));
       const values = objective.points.map((points, seat) => `${seatName(seat)}: ${points}`).join(" · ");
@@ -353,7 +353,7 @@
 
   function renderHistory() {
     if (!payload.history.length) {
-      $("history").replaceChildren(element("li", { class: "empty" }, t("live.no_moves")));
+      Remote.morph($("history"), [element("li", { class: "empty" }, t("live.no_moves"))]);
       return;
     }
     const items = payload.history.slice().reverse().map((entry) => {
@@ -362,7 +362,7 @@
       item.appendChild(element("span", { class: "move-label" }, entry.label));
       return item;
     });
-    $("history").replaceChildren(...items);
+    Remote.morph($("history"), items);
   }
 
   function render(next) {
@@ -397,15 +397,18 @@
     $("restarted").hidden = !(payload.restarted && mine !== null && held.run !== payload.run);
   }
 
-  // The bar shows while it holds anything but buttons that cannot be used now; the page keeps room
-  // below its end so that nothing stays under the bar.
+  // The bar shows while it holds anything but buttons that cannot be used now.
   function fitActionBar() {
     const bar = $("action-bar");
     const usable = (button) => !button.hidden && !button.disabled && button.dataset.possible !== "false";
     const useful = [...bar.children].some((part) => !part.hidden && (part.id !== "tools" || [...part.children].some(usable)));
     if (bar.hidden === useful) bar.hidden = !useful; // only a change: the bar's own observer sees this
-    // Set only when it changes: a property of the root restyles the whole page.
-    const height = `${useful ? bar.offsetHeight : 0}px`;
+  }
+
+  // The page keeps room below its end, the bar's height as laid out (none while it is hidden), so that nothing
+  // stays under the bar. Set only when it changes: a property of the root restyles the whole page.
+  function keepRoomForBar([seen]) {
+    const height = `${seen.borderBoxSize[0].blockSize}px`;
     const root = document.documentElement.style;
     if (root.getPropertyValue("--action-bar-height") !== height) root.setProperty("--action-bar-height", height);
   }
@@ -470,7 +473,7 @@
   $("undo-decline").addEventListener("click", () => undo("/api/undo/answer", { accept: false }));
   const barWatch = { attributes: true, attributeFilter: ["hidden", "disabled"], childList: true, subtree: true };
   new MutationObserver(fitActionBar).observe($("action-bar"), barWatch);
-  new ResizeObserver(fitActionBar).observe($("action-bar"));
+  new ResizeObserver(keepRoomForBar).observe($("action-bar"));
   setLive(false);
   poll();
   connect();

@@ -6,15 +6,12 @@
   document.querySelectorAll("script.rules-board").forEach((data) => {
     const drawn = JSON.parse(data.textContent);
     const holder = document.querySelector(`[data-picture="${CSS.escape(data.dataset.for)}"]`);
-    const mark = (key, name) => Board.parts(holder, key, drawn.current_player).forEach((node) => node.classList.add(name));
-    const outline = () => {
+    const outline = (root) => {
+      const mark = (key, name) => Board.parts(root, key, drawn.current_player).forEach((node) => node.classList.add(name));
       drawn.options.forEach((notation) => mark(Touch.PATHS[drawn.game](notation)[0], "legal"));
       if (drawn.preview) Touch.PATHS[drawn.game](drawn.options[0]).forEach((key) => mark(key, "chosen"));
     };
-    const show = () => {
-      Board.draw(holder, drawn, null, show);
-      outline();
-    };
+    const show = () => Board.draw(holder, drawn, null, show, outline);
     show();
   });
 })();

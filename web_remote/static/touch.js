@@ -172,12 +172,13 @@ const Touch = (() => {
     // Draw the board for this seat's decision; with ``reveal``, scroll the next parts into view
     // when none of them is on the screen (the line to fill after a take, the hand after a space).
     function render(reveal = false) {
-      const drawn = Board.draw(root, { ...payload, preview: preview() }, seat, () => render());
       const next = nextKeys();
-      mark(drawn, next, "legal");
-      markTouched(drawn);
       const hintNow = hintedNow();
-      mark(drawn, hintNow, "hint");
+      const drawn = Board.draw(root, { ...payload, preview: preview() }, seat, () => render(), (fresh) => {
+        mark(fresh, next, "legal");
+        markTouched(fresh);
+        mark(fresh, hintNow, "hint");
+      });
       root.dataset.touches = touched.join(" ");
       renderPanel(drawn, next, hintNow);
       if (reveal) revealNext(drawn);
