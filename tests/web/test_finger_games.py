@@ -43,6 +43,18 @@ CUT_WORDS = """(selector) => {
 }"""
 
 
+# A part brought to the middle of the screen, then its box on the screen and how far in from its edges a touch
+# lands (half a pixel, more for rounded corners); null while it is not shown. One call to the page for all.
+CENTRED_BOX = """(node) => {
+  if (!node.checkVisibility({ visibilityProperty: true })) return null;
+  node.scrollIntoView({ block: "center" });
+  const box = node.getBoundingClientRect();
+  if (!box.width || !box.height) return null;
+  const radius = parseFloat(getComputedStyle(node).borderTopLeftRadius) || 0;
+  return { x: box.x, y: box.y, width: box.width, height: box.height, inset: 0.5 + radius };
+}"""
+
+
 class Finger:
     """Touches parts at random points of their cells and counts the touches and those that missed."""
 
@@ -55,14 +67,13 @@ class Finger:
         """Touch a random point of ``target`` (a locator), brought to the middle of the screen first. A
         button's rounded corners are no part of it: its points lie between them."""
         box = None
-        for _ in range(5):  # a render between finding the part and measuring it replaces the part: find it again
-            target.wait_for(state="visible", timeout=patient(MISSED_AFTER))
-            inset = 0.5 + target.evaluate("node => { node.scrollIntoView({ block: 'center' }); "
-                                          "return parseFloat(getComputedStyle(node).borderTopLeftRadius) || 0; }")
-            box = target.bounding_box()
+        for _ in range(5):  # not on the screen yet (a render between finding the part and measuring it): wait
+            box = target.evaluate(CENTRED_BOX, timeout=patient(MISSED_AFTER))
             if box is not None:
                 break
+            target.wait_for(state="visible", timeout=patient(MISSED_AFTER))
         assert box is not None, f"{target} is never on the screen long enough to be touched"
+        inset = box["inset"]
         page.touchscreen.tap(box["x"] + self.random.uniform(inset, box["width"] - inset),
                              box["y"] + self.random.uniform(0.5, box["height"] - 0.5))
         self.touches += 1
