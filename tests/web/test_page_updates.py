@@ -86,7 +86,8 @@ def live_page(browser):
     running.close()
 
 
-@settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])  # each example builds its own nodes
+# One page for all the examples: each builds nodes of its own, apart from the page's.
+@settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(change=changes())
 def test_morph_turns_any_children_into_any_others_and_keeps_all_but_what_changed(live_page, change):
     before, after, staying = change

@@ -143,7 +143,9 @@ const Remote = (() => {
       return;
     }
     [...old.attributes].forEach(({ name }) => { if (!node.hasAttribute(name)) old.removeAttribute(name); });
-    [...node.attributes].forEach(({ name, value }) => { if (old.getAttribute(name) !== value) old.setAttribute(name, value); });
+    [...node.attributes].forEach(({ name, value }) => {
+      if (old.getAttribute(name) !== value) old.setAttribute(name, value);
+    });
     morph(old, [...node.childNodes]);
   }
 
