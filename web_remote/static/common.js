@@ -104,20 +104,24 @@ const Remote = (() => {
 
   // Make ``nodes`` the children of ``parent`` by changing as little of it as it takes: a child equal to the
   // node taking its place stays as it is, one of the same kind takes that node's attributes and, likewise,
-  // its children; a child that went, or a node that came, moves no other. A page redrawn with little changed
+  // its children; a child that went, or a node that came, changes no other. A page redrawn with little changed
   // then restyles, lays out and paints only what changed. Listeners are no part of it: a child that stays
   // keeps its own, so only nodes whose listeners never change are put in this way.
   function morph(parent, nodes) {
     let old = parent.firstChild;
     nodes.forEach((node, index) => {
       if (old && !old.isEqualNode(node)) {
-        if (old.nextSibling && old.nextSibling.isEqualNode(node)) {
+        // A node that came, or a child that went: whichever leaves the longer run of equal ones after it.
+        const came = equalRun(old, nodes, index + 1);
+        const went = equalRun(old.nextSibling, nodes, index);
+        if (came > 0 && came >= went) {
+          parent.insertBefore(node, old);
+          return;
+        }
+        if (went > 0) {
           const gone = old;
           old = old.nextSibling;
           gone.remove();
-        } else if (index + 1 < nodes.length && old.isEqualNode(nodes[index + 1])) {
-          parent.insertBefore(node, old);
-          return;
         }
       }
       if (old && old.isEqualNode(node)) {
@@ -134,6 +138,16 @@ const Remote = (() => {
       old = old.nextSibling;
       gone.remove();
     }
+  }
+
+  // How many children from ``child`` on are equal, in turn, to ``nodes`` from ``index`` on.
+  function equalRun(child, nodes, index) {
+    let count = 0;
+    for (let at = child; at && index + count < nodes.length; at = at.nextSibling) {
+      if (!at.isEqualNode(nodes[index + count])) break;
+      count += 1;
+    }
+    return count;
   }
 
   // ``old`` made like ``node``, of the same name: its text, or its attributes and children.
