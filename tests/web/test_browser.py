@@ -22,6 +22,7 @@ pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's c
 
 from playwright.sync_api import expect  # noqa: E402
 
+from tests.patience import patient  # noqa: E402
 from tests.web.phones import PHONE, base_url  # noqa: E402
 
 # Lets a test hold back a page's live updates, as a stalled phone connection would.
@@ -47,8 +48,10 @@ def table():
     running.close()
 
 
-def wait_until(condition, timeout=5.0):
-    deadline = time.monotonic() + timeout
+def wait_until(condition, timeout=30.0):
+    """Wait for ``condition``; the timeout only guards against a hang (on a machine running the suite on every
+    core a button's press can take seconds to reach the table)."""
+    deadline = time.monotonic() + patient(timeout)
     while not condition():
         assert time.monotonic() < deadline, "the table did not get there in time"
         time.sleep(0.01)

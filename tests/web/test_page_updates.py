@@ -8,10 +8,14 @@ import os
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from firmware_py.session import Play, Seat, Setup
+import hardware
+from firmware_py.session import Play, Seat, Session, Setup
+from firmware_py.table import Table
 from tests.web.phones import PHONE, base_url, shown
 from tests.web.test_browser import CHROMIUM
+from web_remote import runner
 from web_remote.payload import HISTORY_SHOWN
+from web_remote.service import RemoteService
 
 pytest.importorskip("playwright")
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (.ci/run installs it)")
@@ -64,17 +68,12 @@ def changes(draw):
     return before, draw(CHILDREN), None
 
 
-@pytest.fixture
-def live_page(browser):
-    """The live page of a Duel's table, watched by a phone holding no seat."""
-    import hardware
-    from firmware_py.session import Session
-    from firmware_py.table import Table
-    from web_remote import runner
-    from web_remote.service import RemoteService
-
+def watched(browser, game, seats):
+    """The live page of a new table of ``game`` with ``seats`` phones, watched by a phone holding no seat; the
+    running table as its ``running``. Yields it, then stops the table."""
     hw = hardware.simulate()
-    running = Table(hw, Session(Setup(game="duel", seats=(Seat("phone", "Ada"), Seat("phone", "Bo")), seed=4))).start()
+    names = ("Ada", "Bo", "Cy", "Di")[:seats]
+    running = Table(hw, Session(Setup(game=game, seats=tuple(Seat("phone", name) for name in names), seed=4))).start()
     remote = runner.start(RemoteService(running.session, hardware=hw), host="127.0.0.1", port=0)
     context = browser.new_context(base_url=base_url(remote), **PHONE)
     opened = context.new_page()
@@ -86,12 +85,23 @@ def live_page(browser):
     running.close()
 
 
+@pytest.fixture
+def scripts_page(browser):
+    """A page of the remote, with its scripts loaded."""
+    yield from watched(browser, "duel", 2)
+
+
+@pytest.fixture(params=[("duel", 2), ("pavilion", 3)], ids=lambda value: f"{value[0]}-{value[1]}")
+def live_page(browser, request):
+    yield from watched(browser, *request.param)
+
+
 # One page for all the examples: each builds nodes of its own, apart from the page's.
 @settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(change=changes())
-def test_morph_turns_any_children_into_any_others_and_keeps_all_but_what_changed(live_page, change):
+def test_morph_turns_any_children_into_any_others_and_keeps_all_but_what_changed(scripts_page, change):
     before, after, staying = change
-    result = live_page.evaluate(MORPH, [before, after])
+    result = scripts_page.evaluate(MORPH, [before, after])
     assert result["equal"]
     if staying is not None:
         assert result["kept"] >= staying
