@@ -53,9 +53,17 @@ def _text(language: str, entry, count) -> str:
     return catalogue.gettext(entry)
 
 
+@functools.lru_cache(maxsize=8192)
+def _template(language: str, key: str, count) -> str:
+    """The catalogue's text of ``key`` in ``language`` (a plural's form for ``count``), looked up once: every
+    update of the table puts dozens of texts in words for every phone."""
+    return _text(language, MESSAGES[key], count)
+
+
 def translate(language: str, key: str, **fields) -> str:
     """The text of ``key`` in ``language`` with ``fields`` filled in (``n`` is the count of a plural)."""
-    return _text(language, MESSAGES[key], fields.get("n", 1)).format(**fields)
+    count = fields.get("n", 1) if isinstance(MESSAGES[key], Plural) else 1
+    return _template(language, key, count).format(**fields)
 
 
 def seat_name(language: str, index: int, name: str = "", level=None) -> str:
@@ -168,8 +176,10 @@ def _pavilion_option(language: str, move) -> str:
 OPTION_WORDS = {"duel": _duel_option, "pavilion": _pavilion_option}
 
 
+@functools.lru_cache(maxsize=4096)
 def option_label(language: str, game: str, notation: str) -> str:
-    """An option in words (its notation stays beside it on the page)."""
+    """An option in words (its notation stays beside it on the page); kept, as a game offers the same few
+    hundred options over and over."""
     return OPTION_WORDS[game](language, games.spec(game).parse(notation))
 
 
