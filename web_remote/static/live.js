@@ -122,14 +122,19 @@
     const width = Math.min(note.offsetWidth, document.documentElement.clientWidth - 8);
     const left = Math.max(4, Math.min(box.left + box.width / 2 - width / 2, document.documentElement.clientWidth - width - 4));
     // Under the part; over it where under it would be under the action bar or off the screen.
-    const bar = $("action-bar");
-    const floor = bar.hidden ? window.innerHeight : Math.min(window.innerHeight, bar.getBoundingClientRect().top);
+    const floor = freeBottom();
     let top = box.bottom + 4;
     if (top + note.offsetHeight > floor) top = box.top - note.offsetHeight - 4;
     top = Math.max(0, Math.min(top, floor - note.offsetHeight));
     note.style.setProperty("--why-left", `${left + window.scrollX}px`);
     note.style.setProperty("--why-top", `${top + window.scrollY}px`);
     setTimeout(() => { if (shown === whyShown) note.hidden = true; }, WHY_SHOWN_MS);
+  }
+
+  // Where the page stops being visible: the top of the action bar over its foot, while it shows.
+  function freeBottom() {
+    const bar = $("action-bar");
+    return bar.hidden ? window.innerHeight : Math.min(window.innerHeight, bar.getBoundingClientRect().top);
   }
 
   // The host freed this phone's seat: it forgets the seat and goes back to the join page, which says so.
@@ -459,6 +464,7 @@
     onConfirm: (notation) => play(notation, [...document.querySelectorAll("#controls button, #options button")]),
     onStepBack: () => undo("/api/back", {}),
     onRefused: whyNot,
+    freeBottom,
   });
   $("hint-request").addEventListener("click", askHint);
   Learn.attach(() => render(payload));

@@ -101,7 +101,8 @@ const Touch = (() => {
   }
 
   // The state of one seat's touches during its decision: the keys touched so far.
-  function create({ root, panel, onConfirm, onStepBack, onRefused = () => {} }) {
+  // ``freeBottom()``: where the page stops being visible (the top of a bar over its foot, if any).
+  function create({ root, panel, onConfirm, onStepBack, onRefused = () => {}, freeBottom }) {
     let payload = null;
     let seat = null;
     let touched = [];
@@ -202,14 +203,6 @@ const Touch = (() => {
         return box.bottom > 0 && box.top < bottom;
       };
       if (legal.length && !legal.some(onScreen)) legal[0].scrollIntoView({ block: "center" });
-    }
-
-    // Where the page stops being visible: the top of a bar fixed over its foot that holds the panel.
-    function freeBottom() {
-      for (let node = panel; node; node = node.parentElement) {
-        if (getComputedStyle(node).position === "fixed") return node.getBoundingClientRect().top;
-      }
-      return window.innerHeight;
     }
 
     // The part a touch at (x, y) names: of the outlined parts whose cell holds the point, the one
