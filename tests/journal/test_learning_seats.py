@@ -1,20 +1,26 @@
 """A seat can be a player's first game: chosen by the host at setup or by the player when joining, kept by the
 journal through a restart, and while anyone learns, the computer seats play no stronger than the easy level."""
+import threading
+
 import pytest
 
 from firmware_py.credentials import digest
 from firmware_py.journal import Journal
 from firmware_py.session import (AI_LEVELS, LEARNING_LEVEL, CommandRejected, Join, Seat, Session, Setup)
+from tests.patience import patient
 
 
 class RecordingThinker:
-    """Stands in for the computer: remembers the level each computer turn was asked at."""
+    """Stands in for the computer: remembers the level each computer turn was asked at (``asked`` is set at the
+    first: a running session asks from its own thread)."""
 
     def __init__(self):
         self.levels = []
+        self.asked = threading.Event()
 
     def think(self, key, game, level, answer):
         self.levels.append(level)
+        self.asked.set()
 
     def cancel_all(self):
         pass
@@ -32,7 +38,7 @@ def setup_with(level, learning):
 def test_the_computer_plays_no_stronger_than_easy_while_someone_learns(level, learning):
     thinker = RecordingThinker()
     session = Session(setup_with(level, learning), thinker=thinker).start()
-    assert session.snapshot.current_player == 0 and thinker.levels  # the computer seat starts
+    assert thinker.asked.wait(patient(10)) and session.snapshot.current_player == 0  # the computer seat starts
     expected = min(level, LEARNING_LEVEL, key=AI_LEVELS.index) if learning else level
     assert thinker.levels[-1] == expected
     assert [session.computer_level(seat) for seat in (0, 2)] == \
