@@ -12,6 +12,7 @@ from firmware_py.controls import MENU_IDLE_S, SHOWN_S, HostMenu
 from firmware_py.display import BLINK_PERIOD_S, TableDisplay
 from firmware_py.session import AnswerUndo, NewGame, Play, Press, Rematch, RequestUndo, Seat, Session, Setup
 from tests.firmware.test_undo import Clock, read_text
+from tests.patience import patient
 
 
 def frame(session, pin=None, address=""):
@@ -134,11 +135,12 @@ def test_the_join_code_hides_no_menu_item(setup, item):
         assert with_code.rows(panel) != plain.rows(panel)
 
 
-def wait_until(session, done, timeout=3.0):
-    """Wait for the session thread to publish a snapshot for which ``done`` holds."""
+def wait_until(session, done, timeout=10.0):
+    """Wait for the session thread to publish a snapshot for which ``done`` holds (the timeout guards against a
+    hang only)."""
     snapshot = session.snapshot
     while not done(snapshot):
-        later = session.wait_for_change(snapshot.version, timeout)
+        later = session.wait_for_change(snapshot.version, patient(timeout))
         assert later.version > snapshot.version, "nothing changed"
         snapshot = later
     return snapshot
