@@ -131,8 +131,10 @@
     setTimeout(() => { if (shown === whyShown) note.hidden = true; }, WHY_SHOWN_MS);
   }
 
-  // Where the page stops being visible: the top of the action bar over its foot, while it shows.
+  // Where the page stops being visible: the top of the action bar over its foot, while it shows (as this
+  // update leaves it: the bar's own observer would show or hide it only after the update).
   function freeBottom() {
+    fitActionBar();
     const bar = $("action-bar");
     return bar.hidden ? window.innerHeight : Math.min(window.innerHeight, bar.getBoundingClientRect().top);
   }

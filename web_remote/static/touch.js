@@ -171,7 +171,7 @@ const Touch = (() => {
     }
 
     // Draw the board for this seat's decision; with ``reveal``, scroll the next parts into view
-    // when none of them is on the screen (the line to fill after a take, the hand after a space).
+    // when none of them is whole on the screen (the line to fill after a take, the hand after a space).
     function render(reveal = false) {
       const next = nextKeys();
       const hintNow = hintedNow();
@@ -200,7 +200,7 @@ const Touch = (() => {
       const bottom = freeBottom();
       const onScreen = (node) => {
         const box = node.getBoundingClientRect();
-        return box.bottom > 0 && box.top < bottom;
+        return box.top >= 0 && box.bottom <= bottom;
       };
       if (legal.length && !legal.some(onScreen)) legal[0].scrollIntoView({ block: "center" });
     }
