@@ -8,14 +8,10 @@ import os
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-import hardware
-from firmware_py.session import Play, Seat, Session, Setup
-from firmware_py.table import Table
+from firmware_py.session import Play, Seat, Setup
 from tests.web.phones import PHONE, base_url, shown
 from tests.web.test_browser import CHROMIUM
-from web_remote import runner
 from web_remote.payload import HISTORY_SHOWN
-from web_remote.service import RemoteService
 
 pytest.importorskip("playwright")
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (.ci/run installs it)")
@@ -68,32 +64,27 @@ def changes(draw):
     return before, draw(CHILDREN), None
 
 
-def watched(browser, game, seats):
+def watched(browser, start_table, game, seats):
     """The live page of a new table of ``game`` with ``seats`` phones, watched by a phone holding no seat; the
-    running table as its ``running``. Yields it, then stops the table."""
-    hw = hardware.simulate()
+    running table as its ``running``."""
     names = ("Ada", "Bo", "Cy", "Di")[:seats]
-    running = Table(hw, Session(Setup(game=game, seats=tuple(Seat("phone", name) for name in names), seed=4))).start()
-    remote = runner.start(RemoteService(running.session, hardware=hw), host="127.0.0.1", port=0)
-    context = browser.new_context(base_url=base_url(remote), **PHONE)
-    opened = context.new_page()
+    remote, running = start_table(Setup(game=game, seats=tuple(Seat("phone", name) for name in names), seed=4))
+    opened = browser.new_context(base_url=base_url(remote), **PHONE).new_page()
     opened.goto("/")
     shown(opened, running.session.snapshot.version)
     opened.running = running
-    yield opened
-    remote.close()
-    running.close()
+    return opened
 
 
 @pytest.fixture
-def scripts_page(browser):
+def scripts_page(browser, start_table):
     """A page of the remote, with its scripts loaded."""
-    yield from watched(browser, "duel", 2)
+    return watched(browser, start_table, "duel", 2)
 
 
 @pytest.fixture(params=[("duel", 2), ("pavilion", 3)], ids=lambda value: f"{value[0]}-{value[1]}")
-def live_page(browser, request):
-    yield from watched(browser, *request.param)
+def live_page(browser, start_table, request):
+    return watched(browser, start_table, *request.param)
 
 
 # One page for all the examples: each builds nodes of its own, apart from the page's.
