@@ -10,7 +10,7 @@
 #
 # ARM64_ROOT (default /var/tmp/azul-arm64-trixie) keeps the root between runs;
 # ARM64_MIRROR picks the Debian mirror; ARM64_PACKAGES adds Debian packages
-# (for example chromium, for the browser tests, which otherwise are skipped);
+# (for example chromium-headless-shell, for the browser tests, which otherwise are skipped);
 # HYPOTHESIS_PROFILE=quick shortens the property tests; ARM64_JOBS (default:
 # every core) is how many pytest workers share the suite, a test file each;
 # ARM64_SLOWDOWN (default 30) stretches the tests' guards against a hang, since

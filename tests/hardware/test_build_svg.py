@@ -13,12 +13,6 @@ PX_PER_MM = 96 / 25.4
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestRemovedIn10Warning")
 
 
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args):
-    """Debian's Chromium (``playwright install`` cannot download here), as the web tests use."""
-    return {**browser_type_launch_args, "executable_path": "/usr/bin/chromium"}
-
-
 def test_svg_opens_at_true_size_with_every_opening_drawn(page, tmp_path, rig):
     plan = plan_table(rig)
     path = tmp_path / "plate.svg"

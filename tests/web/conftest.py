@@ -9,12 +9,6 @@ from web_remote.service import RemoteService
 PHONES = Setup(game="duel", seats=(Seat(kind="phone", name="Ada"), Seat(kind="phone", name="Bo")), seed=7)
 
 
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args):
-    """The browser tests use Debian's Chromium (``playwright install`` cannot download here)."""
-    return {**browser_type_launch_args, "executable_path": "/usr/bin/chromium"}
-
-
 @pytest.fixture
 def start_table():
     """Starts a table with ``setup`` (from ``game``, a position of it, if given) as ``azul-table`` runs it

@@ -2,7 +2,6 @@
 kind of both games and 2, 3 and 4 seats, whatever the seat can do now (Confirm, Back, Pass and the other
 steps off the board, Hint, Undo) is on the first screen, uncovered and at least 44 x 44 CSS px, also
 right after touching a source on the board."""
-import os
 import random
 import re
 
@@ -11,10 +10,8 @@ import pytest
 from firmware_py.session import Play, Seat, Setup
 from tests.web.phones import seated_phone, shown
 from tests.web.test_board_touch import option_paths
-from tests.web.test_browser import CHROMIUM
 
 pytest.importorskip("playwright")
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (.ci/run installs it)")
 
 SIZES = {"390x844": {"width": 390, "height": 844}, "320x568": {"width": 320, "height": 568}}
 KINDS = {"duel": {"setup", "action", "draw", "keep", "return", "place", "order", "line", "pay", "tile"},

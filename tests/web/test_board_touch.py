@@ -4,7 +4,6 @@ touching the drawing, golden pictures of every decision kind, stepping back, ref
 Golden pictures live in ``tests/web/golden/``; after a deliberate change of the drawing,
 regenerate them with ``make golden`` and look at them before committing.
 """
-import os
 import random
 
 import pytest
@@ -15,9 +14,7 @@ from web_remote import payload
 from tests.positions import one_move_from_the_end
 from tests.web.conftest import host_code
 
-CHROMIUM = "/usr/bin/chromium"
 pytest.importorskip("playwright")
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (.ci/run installs it)")
 
 from playwright.sync_api import expect  # noqa: E402
 

@@ -1,7 +1,6 @@
 """A computer seat is named by its level in the phone's language wherever a game's seats are shown: the
 game-over view's seats, winner line and rating changes (the state), the past games, the replay and the charts."""
 import json
-import os
 import urllib.request
 
 import pytest
@@ -10,7 +9,6 @@ from firmware_py.journal import Journal
 from firmware_py.session import Play, Seat, Setup
 from tests.positions import one_move_from_the_end
 from tests.web.phones import base_url, seated_phone
-from tests.web.test_board_touch import CHROMIUM
 from web_remote import i18n
 
 
@@ -51,7 +49,6 @@ def test_the_game_over_view_and_the_past_games_name_the_computer_by_its_level(fi
     assert computer in fetched(remote, f"/history/{game_id}/story", language)
 
 
-@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (.ci/run installs it)")
 @pytest.mark.parametrize("language", list(i18n.LANGUAGES))
 def test_three_computers_names_head_the_4_player_score_table_whole_on_a_phone(browser, start_table, language):
     """Four seats share a phone's width: a computer's name ("Computador (especialista)") runs down its column

@@ -2,20 +2,18 @@
 point of the outlined part's cell (a finger is not a mouse pointer, it does not hit a part's middle),
 on phones 390 x 844 and 320 x 568 wide in turn, for Azul Duel and Summer Pavilion with 2, 3 and 4
 seats, to game over. No touch may miss. At the end the score parts break only between words."""
-import os
 import random
 import time
 
 import pytest
 
 from firmware_py.session import Seat, Setup
-from tests.web.test_board_touch import CHROMIUM, shown, touches
+from tests.web.test_board_touch import shown, touches
 from tests.patience import patient
 from tests.web.phones import seated_phone
 from tests.web.test_touch_targets import NARROW, WIDE
 
 pytest.importorskip("playwright")
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (.ci/run installs it)")
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout, expect  # noqa: E402
 

@@ -2,7 +2,6 @@
 player, over the board as it stands with its choices outlined; after each round it tells what scored and
 why; the best choice is outlined without asking unless turned off; every state of the overlay leads back to
 the game. The explanations name only what the rules cores implement."""
-import os
 import random
 import re
 import urllib.error
@@ -23,9 +22,7 @@ from firmware_py.records import replay
 from web_remote import i18n, rules
 from web_remote.messages import MESSAGES
 
-CHROMIUM = "/usr/bin/chromium"
 CORES = {"duel": duel, "pavilion": pavilion}
-browser_only = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (.ci/run installs it)")
 
 
 def test_every_scoring_event_of_the_cores_has_its_reason_and_no_other():
@@ -187,7 +184,6 @@ def wait_overlay(page, title):
                            "document.getElementById('learn-title')?.textContent === t", arg=title, timeout=10000)
 
 
-@browser_only
 @pytest.mark.parametrize("game, language", [("duel", "it"), ("pavilion", "pt")])
 def test_a_whole_first_game_explains_each_decision_once_at_its_moment_and_each_rounds_scoring(learner, game, language):
     running, page = learner(game, language)
@@ -232,7 +228,6 @@ def test_a_whole_first_game_explains_each_decision_once_at_its_moment_and_each_r
     page.context.close()
 
 
-@browser_only
 def test_the_best_choice_is_outlined_without_asking_and_can_be_turned_off(learner):
     running, page = learner("duel")
     session = running.session
@@ -258,7 +253,6 @@ def test_the_best_choice_is_outlined_without_asking_and_can_be_turned_off(learne
     page.context.close()
 
 
-@browser_only
 def test_every_path_through_the_overlay_leads_back_to_the_game(learner):
     """Hypothesis presses the overlay's ways out (Got it, Escape, a touch beside the card, the rules link and
     back) and plays both seats in any order: an explanation shows exactly when the learner meets a kind of
@@ -350,7 +344,6 @@ def test_every_path_through_the_overlay_leads_back_to_the_game(learner):
                                                          suppress_health_check=list(HealthCheck)))
 
 
-@browser_only
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_the_explanation_fits_a_320_px_phone_and_passes_axe(learner, language):
     from tests.web.test_page_checks import OVERFLOW, serious_violations

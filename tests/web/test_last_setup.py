@@ -1,6 +1,5 @@
 """The setup page starts from the last setup: the game, seats and rules the host chose last, kept in the
 journal so that they outlive a restart and the new game the command line then starts."""
-import os
 
 import pytest
 
@@ -10,7 +9,6 @@ from tests.web.conftest import host_code
 from web_remote import create_app, runner
 from web_remote.service import RemoteService
 
-CHROMIUM = "/usr/bin/chromium"
 CHOSEN = {
     "game": "pavilion",
     "seats": [{"name": "Ada", "kind": "phone", "level": "normal"}, {"name": "Bo", "kind": "rig", "level": "normal"},
@@ -105,7 +103,6 @@ def test_a_damaged_last_setup_falls_back_to_the_game_on_the_table(tables, tmp_pa
 # -- in the browser -----------------------------------------------------------------
 
 
-@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (.ci/run installs it)")
 def test_the_setup_page_shows_the_last_setup_preselected_and_starts_it_again(browser, tables):
     pytest.importorskip("playwright")
     from playwright.sync_api import expect

@@ -2,7 +2,6 @@
 action bar and goes when it no longer holds (connection trouble, "Thinking…", the restart notice);
 the undo button says what it takes back; a freed phone is told; the host's tools work from any tab."""
 import json
-import os
 import re
 import urllib.request
 
@@ -13,12 +12,11 @@ from firmware_py.session import Play, RequestUndo, Seat, Session, Setup
 from tests.web.conftest import host_code
 from tests.web.phones import PHONE, base_url, moved_on, seated_phone, shown
 from tests.web.test_action_bar import check_bar
-from tests.web.test_browser import CHROMIUM, phone
+from tests.web.test_browser import phone
 from web_remote import runner, server
 from web_remote.service import RemoteService
 
 pytest.importorskip("playwright")
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (.ci/run installs it)")
 
 from playwright.sync_api import expect  # noqa: E402
 

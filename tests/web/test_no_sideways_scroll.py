@@ -1,14 +1,7 @@
 """No page of the remote scrolls sideways on a phone 320 or 390 px wide, in any language: each page's width is
 the viewport's (the pages: tests/web/conftest.py, ``every_page``)."""
-import os
-
-import pytest
-
 from tests.web.phones import base_url
 from web_remote import i18n
-
-pytestmark = pytest.mark.skipif(not os.path.exists("/usr/bin/chromium"),
-                                reason="Debian's chromium is not installed (.ci/run installs it)")
 
 WIDTHS = ({"width": 320, "height": 568}, {"width": 390, "height": 844})
 WIDTH = "() => ({page: document.documentElement.scrollWidth, viewport: window.innerWidth})"

@@ -4,7 +4,6 @@ A link inside running text is the one exception (as in WCAG 2.5.8): the words ar
 The board's own parts are measured by test_touch_targets.py, the action bar by test_action_bar.py. The
 pages: tests/web/conftest.py, ``every_page``."""
 import json
-import os
 
 import pytest
 
@@ -12,8 +11,6 @@ from tests.web.phones import base_url
 from web_remote import i18n
 
 pytest.importorskip("playwright")
-pytestmark = pytest.mark.skipif(not os.path.exists("/usr/bin/chromium"),
-                                reason="Debian's chromium is not installed (.ci/run installs it)")
 
 from playwright.sync_api import expect  # noqa: E402
 

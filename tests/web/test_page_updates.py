@@ -3,18 +3,15 @@ any children into any others (hypothesis over random trees), keeping the nodes t
 page every update leaves the board as a fresh drawing of the same state would be, and the moves already
 listed keep their nodes (the oldest goes once the list is full)."""
 import json
-import os
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from firmware_py.session import Play, Seat, Setup
 from tests.web.phones import PHONE, base_url, shown
-from tests.web.test_browser import CHROMIUM
 from web_remote.payload import HISTORY_SHOWN
 
 pytest.importorskip("playwright")
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (.ci/run installs it)")
 
 # Builds trees of [tag, {attributes}, [children]] (a string is a text node); morphs the first list into the
 # second in a parent of its own; returns whether the parent's children are then equal to the second list's

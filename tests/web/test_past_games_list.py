@@ -1,7 +1,6 @@
 """The past games as a family reads them: newest ended first (an imported game by its own end), the winners
 marked so they stand out, chosen by opponent, number of players and days, and no word cut in two."""
 import dataclasses
-import os
 import re
 
 import pytest
@@ -12,8 +11,6 @@ from tests.web.phones import base_url
 from tests.web.test_story_charts import finished_record
 from web_remote import create_app, i18n
 from web_remote.service import RemoteService
-
-CHROMIUM = "/usr/bin/chromium"
 
 
 @pytest.fixture(scope="module")
@@ -75,9 +72,6 @@ def test_the_list_is_chosen_by_opponent_number_of_players_and_days(client, journ
     assert [row["id"] for row in export["games"]] == [games["four"]]
 
 
-pytestmark_browser = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed")
-
-
 @pytest.fixture(scope="module")
 def served(journal):
     from web_remote import runner
@@ -108,7 +102,6 @@ CUT_WORDS = """() => {
 spaces, may break between any two characters)."""
 
 
-@pytestmark_browser
 @pytest.mark.parametrize("language", i18n.LANGUAGES)
 def test_the_winners_stand_out_and_no_word_is_cut_at_390_px(served, browser, language):
     context = browser.new_context(base_url=base_url(served), viewport={"width": 390, "height": 844},

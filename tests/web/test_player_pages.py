@@ -6,7 +6,6 @@ import csv
 import html
 import io
 import json
-import os
 import random
 import re
 import xml.etree.ElementTree as ET
@@ -520,7 +519,6 @@ def test_bad_changes_tell_the_servers_message_and_change_nothing(table, path, bo
 
 # -- in Chromium --------------------------------------------------------------------------------
 
-CHROMIUM = "/usr/bin/chromium"
 # What a finger touches on the page, smaller than 44 x 44 CSS px: links, buttons, lists, fields, and the labels of
 # radio buttons and check boxes (a label around a list or a field is not a target of its own).
 SMALL_TARGETS = """() => {
@@ -551,7 +549,6 @@ def phone(browser, remote, language, viewport, host=None):
 
 
 @pytest.mark.parametrize("language", list(i18n.LANGUAGES))
-@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (.ci/run installs it)")
 def test_the_players_pages_fit_phones_pass_axe_and_have_finger_sized_targets(browser, served, table, language):
     from tests.web.test_page_checks import OVERFLOW, serious_violations
 
@@ -574,7 +571,6 @@ def test_the_players_pages_fit_phones_pass_axe_and_have_finger_sized_targets(bro
         context.close()
 
 
-@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (.ci/run installs it)")
 def test_without_the_host_token_the_pages_show_no_host_controls(browser, served, table):
     context = phone(browser, served, "en", {"width": 390, "height": 844})
     page = context.new_page()
@@ -611,7 +607,6 @@ def opened(context, path):
     return page
 
 
-@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (.ci/run installs it)")
 def test_the_hosts_refused_changes_are_told_next_to_their_control_and_change_nothing(changing):
     from playwright.sync_api import expect
 
@@ -637,7 +632,6 @@ def test_the_hosts_refused_changes_are_told_next_to_their_control_and_change_not
     assert rows_of(journal) == before and page.url.endswith(f"/players/{ids['Ana']}")
 
 
-@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (.ci/run installs it)")
 def test_the_host_renames_adds_attaches_and_counts_games_from_the_pages(changing):
     from playwright.sync_api import expect
 

@@ -1,6 +1,5 @@
 """The game-over view tells each rated player what the game did to their rating, in the phone's language."""
 import json
-import os
 import re
 import urllib.request
 
@@ -11,9 +10,6 @@ from firmware_py.journal import Journal
 from firmware_py.session import Play, Seat, Session, Setup
 from tests.positions import one_move_from_the_end
 from tests.web.phones import PHONE, base_url, seated_phone
-
-pytestmark = pytest.mark.skipif(not os.path.exists("/usr/bin/chromium"),
-                                reason="Debian's chromium is not installed (.ci/run installs it)")
 
 
 @pytest.fixture

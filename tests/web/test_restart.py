@@ -13,10 +13,9 @@ from pathlib import Path
 import pytest
 
 from tests.web.phones import PHONE
-from tests.web.test_browser import CHROMIUM, wait_until
+from tests.web.test_browser import wait_until
 
 pytest.importorskip("playwright")
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
 
 from playwright.sync_api import expect  # noqa: E402
 

@@ -1,5 +1,4 @@
 """In real headless Chromium: the game-over view draws each player's biggest mistakes on the board."""
-import os
 
 import pytest
 
@@ -8,12 +7,11 @@ from firmware_py.reviewer import Reviewer
 from firmware_py.session import Session
 from tests.journal.test_review import TINY
 from tests.journal.test_review_pages import ADA_AND_BO, finish
-from tests.web.test_browser import CHROMIUM, phone
+from tests.web.test_browser import phone
 from web_remote import i18n, runner
 from web_remote.service import RemoteService
 
 pytest.importorskip("playwright")
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed")
 
 from playwright.sync_api import expect  # noqa: E402
 

@@ -1,7 +1,6 @@
 """The rules on the phone: a section for every decision of both games, texts whose numbers come from the
 rules cores, a picture of a real position per decision with its choices outlined, a link from the live
 page's pending decision straight to its section; in real headless Chromium, in every language."""
-import os
 import random
 from html import unescape
 import re
@@ -18,7 +17,6 @@ from web_remote import i18n, rules, runner
 from web_remote.messages import MESSAGES
 from web_remote.service import RemoteService
 
-CHROMIUM = "/usr/bin/chromium"
 CORES = {"duel": duel, "pavilion": pavilion}
 OFF_BOARD = {"duel": ("over",), "pavilion": ("pay", "over")}  # decisions whose choices are buttons, not parts
 
@@ -210,10 +208,6 @@ def test_an_unknown_game_is_refused_in_the_phones_language(served):
     refused.value.close()
 
 
-browser_only = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (.ci/run installs it)")
-
-
-@browser_only
 def test_the_live_page_links_the_pending_decision_to_its_section(served, browser):
     from playwright.sync_api import expect
 
@@ -250,7 +244,6 @@ def drawn_result(picture):
     return False
 
 
-@browser_only
 @pytest.mark.parametrize("game", sorted(CORES))
 def test_the_first_choice_of_each_picture_is_drawn_as_it_would_turn_out(served, browser, game):
     page = browser.new_page(base_url=f"http://127.0.0.1:{served.port}")
@@ -273,7 +266,6 @@ def test_the_first_choice_of_each_picture_is_drawn_as_it_would_turn_out(served, 
     page.close()
 
 
-@browser_only
 @pytest.mark.parametrize("game", sorted(CORES))
 def test_the_rules_pages_fit_a_320_px_phone_in_every_language_and_pass_axe(served, browser, game):
     from tests.web.test_page_checks import OVERFLOW, serious_violations
@@ -297,7 +289,6 @@ def test_the_rules_pages_fit_a_320_px_phone_in_every_language_and_pass_axe(serve
         context.close()
 
 
-@browser_only
 def test_the_live_duel_page_lists_the_objectives_in_play_with_points_and_links_to_their_sections(served, browser):
     from tests.web.phones import seated_phone
 

@@ -1,16 +1,14 @@
 """The simulator page in real headless Chromium: buttons only for the game's seats, following a new game
 with another seat count, and every LED panel under its name."""
-import os
 
 import pytest
 
 from firmware_py.session import Seat, Setup
 from tests.web.conftest import host_code
 from tests.web.phones import base_url
-from tests.web.test_browser import CHROMIUM, table  # noqa: F401 (the fixture)
+from tests.web.test_browser import table  # noqa: F401 (the fixture)
 
 pytest.importorskip("playwright")
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (.ci/run installs it)")
 
 from playwright.sync_api import expect  # noqa: E402
 

@@ -4,7 +4,6 @@ at least 44 x 44 CSS px at 390 px wide (by element geometry), and at 320 px wide
 page and uncovered (a touch at its middle reaches it). Also: every plate drawn from the Duel stack can
 be touched however many there are, and the deciding seat's board comes first and large, the others
 behind tabs."""
-import os
 import random
 
 import pytest
@@ -12,10 +11,9 @@ import pytest
 from firmware_py import games
 from firmware_py.session import Seat, Setup
 from tests.web.phones import moved_on, seated_phone, shown
-from tests.web.test_board_touch import CHROMIUM, naming_touches, option_paths
+from tests.web.test_board_touch import naming_touches, option_paths
 
 pytest.importorskip("playwright")
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed (.ci/run installs it)")
 
 from playwright.sync_api import expect  # noqa: E402
 
