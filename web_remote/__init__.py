@@ -4,14 +4,19 @@
 :class:`~web_remote.service.RemoteService` (tests pass one over a session of
 their own). :mod:`web_remote.server` serves it in the table's process, with
 the event streams on an asyncio loop so that they hold no thread.
+
+Flask and the pages load when an app is built, not with the package: the table
+without its remote (``--no-web``, ``--console``) and the doctor start without them.
 """
+from __future__ import annotations
+
 import secrets
+from typing import TYPE_CHECKING
 
-from flask import Flask
-from flask_babel import Babel
+if TYPE_CHECKING:
+    from flask import Flask
 
-from web_remote.payload import PayloadCache
-from web_remote.service import RemoteService
+    from web_remote.service import RemoteService
 
 
 def create_app(service: RemoteService, test_config=None) -> Flask:
@@ -21,6 +26,11 @@ def create_app(service: RemoteService, test_config=None) -> Flask:
     and localhost that it answers to), ``SIMULATOR_NETWORK`` (let other
     computers use the simulator page).
     """
+    from flask import Flask
+    from flask_babel import Babel
+
+    from web_remote.payload import PayloadCache
+
     app = Flask(__name__, instance_relative_config=True)
     app.config.from_mapping(SECRET_KEY=secrets.token_hex(16), JSON_SORT_KEYS=False)
     if test_config is None:

@@ -9,9 +9,8 @@ import sys
 import hardware
 from firmware_py import main as table_program
 from hardware.terminal import qr_text
-from web_remote import network, runner, server
+from web_remote import network
 from web_remote.i18n import LANGUAGES
-from web_remote.service import RemoteService
 
 
 def table_name(text: str) -> str:
@@ -64,6 +63,8 @@ class PhoneRemote:
         without it."""
         if args.no_web:
             return None
+        from web_remote import runner, server  # the server and its pages load only for a table that serves them
+        from web_remote.service import RemoteService
 
         def announce(remote):
             table.tell(f"join code {remote.join_code}", note="code")
