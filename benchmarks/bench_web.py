@@ -262,7 +262,7 @@ async def _fetch(port, clients, targets, aimed, counts, ready, stop):
                 moved.set()
 
     async def client(number):
-        connection = None
+        connection, awaited = None, ()
         try:
             for turn in itertools.count(number):
                 target, moved = now["target"], now["moved"]
@@ -274,8 +274,8 @@ async def _fetch(port, clients, targets, aimed, counts, ready, stop):
                 reader, writer = connection
                 paths = targets[target]
                 writer.write(f"GET {paths[turn % len(paths)]} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
-                answer, changed = asyncio.ensure_future(_answer(reader)), asyncio.ensure_future(moved.wait())
-                await asyncio.wait([answer, changed], return_when=asyncio.FIRST_COMPLETED)
+                awaited = answer, changed = asyncio.ensure_future(_answer(reader)), asyncio.ensure_future(moved.wait())
+                await asyncio.wait(awaited, return_when=asyncio.FIRST_COMPLETED)
                 changed.cancel()
                 if not answer.done() or answer.exception() is not None:  # aimed elsewhere, or closed by the server
                     answer.cancel()
@@ -289,6 +289,8 @@ async def _fetch(port, clients, targets, aimed, counts, ready, stop):
                     writer.close()
                     connection = None
         finally:
+            for task in awaited:  # the clients stopped while waiting: the answer is no longer wanted
+                task.cancel()
             if connection is not None:
                 connection[1].close()
 

@@ -308,7 +308,9 @@ class RefusedAccepts:
     waiting connection many times a second: under a flood, megabytes of log a
     minute. The first failure is logged at once; the failures of each interval
     after it, in one line with their count at its end, until an interval passes
-    without any. Everything else goes to the loop's default handler.
+    without any. A connection cancelled as the server stops is no fault and is not
+    logged (Python 3.11's streams report one with a traceback each). Everything
+    else goes to the loop's default handler.
     """
 
     MESSAGE = "socket.accept() out of system resource"
@@ -319,6 +321,8 @@ class RefusedAccepts:
         self._failed = 0
 
     def __call__(self, loop, context):
+        if isinstance(context.get("exception"), asyncio.CancelledError):
+            return
         if context.get("message") != self.MESSAGE:
             loop.default_exception_handler(context)
         elif self._counting:
@@ -421,11 +425,7 @@ class RunningServer:
         if serving.done():
             serving.result()
             return
-        report = self._loop.get_exception_handler()
-        self._loop.set_exception_handler(
-            lambda loop, context: None if isinstance(context.get("exception"), asyncio.CancelledError)
-            else report(loop, context))  # the connections ended here are no fault to log
-        for task in asyncio.all_tasks():
+        for task in asyncio.all_tasks():  # the connections ended here are no fault to log (RefusedAccepts)
             if task is not serving and task is not asyncio.current_task():
                 task.cancel()
         with contextlib.suppress(asyncio.CancelledError):

@@ -11,6 +11,7 @@ default of a systemd service), as on the rig; the attacker is this process.
 The same holds for a client that stops reading its answers, and for the log
 when the process does run out of descriptors.
 """
+import asyncio
 import logging
 import os
 import pathlib
@@ -219,6 +220,7 @@ def test_failed_accepts_are_logged_at_once_then_counted_once_an_interval(caplog)
         loop.run_timers()  # a quiet interval: nothing to say, and the next failure is news again
         handler(loop, failed)
         handler(loop, {"message": "something else went wrong"})
+        handler(loop, {"message": "Exception in callback", "exception": asyncio.CancelledError()})  # a stop
     lines = [record.getMessage() for record in caplog.records]
     assert len(lines) == 4, lines
     assert "Too many open files" in lines[0] and "LimitNOFILE" in lines[0]
