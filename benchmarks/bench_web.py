@@ -367,7 +367,12 @@ reads is answered at once, what a phone sees while the flood goes on at its stea
 ROUTE_FLOOD_STEADY_S = 1.0
 ROUTE_FLOOD_STEADY_ANSWERS = int(server.PUBLIC_RATE / 4)
 """After the burst, the answers that show the flood going on at its pace (a quarter of a second's worth)."""
-ROUTE_FLOOD_QUIET_S = 0.5  # after a route's flood is held, before the moves without a flood are timed
+ROUTE_FLOOD_QUIET_S = 0.5
+"""After a route's flood is held, the longest wait for the table's process to finish the flood's work (its
+threads using under ROUTE_FLOOD_IDLE_SHARE of a core over ROUTE_FLOOD_IDLE_S) before the moves without a
+flood are timed."""
+ROUTE_FLOOD_IDLE_S = 0.05
+ROUTE_FLOOD_IDLE_SHARE = 0.1
 STREAMED_ROUTES = {"api.events"}
 """Left out of the route floods: an event stream stays open (200 of them: ``web.move_to_event_ms_200_streams``)."""
 ROUTE_SAMPLES = {"game_id": 1, "number": 1, "game": "duel", "view": "centre", "lang": "it", "filename": "remote.css"}
@@ -450,6 +455,17 @@ def _more_answers(flood: Flood, count: int, longest: float):
         time.sleep(0.02)
 
 
+def _quiet(longest: float):
+    """Wait until this process (the table and its server: the flood's clients run in another) has done what the
+    held flood left it, at most ``longest`` seconds."""
+    deadline = time.monotonic() + longest
+    while time.monotonic() < deadline:
+        used = time.process_time()
+        time.sleep(ROUTE_FLOOD_IDLE_S)
+        if time.process_time() - used < ROUTE_FLOOD_IDLE_SHARE * ROUTE_FLOOD_IDLE_S:
+            return
+
+
 def measure_route_floods(clients: int = ROUTE_FLOOD_CLIENTS, moves: int = ROUTE_FLOOD_MOVES,
                          profiles: int = ROUTE_FLOOD_PROFILES, only=None):
     """(baseline, {endpoint: (path, flooded, the flood's answers by status)}): the 95th percentile in ms of a
@@ -481,7 +497,7 @@ def measure_route_floods(clients: int = ROUTE_FLOOD_CLIENTS, moves: int = ROUTE_
             alone, flooded = [], {}
             for target, (endpoint, path) in enumerate(routes.items()):
                 flood.aim(None)
-                time.sleep(ROUTE_FLOOD_QUIET_S)
+                _quiet(ROUTE_FLOOD_QUIET_S)
                 phones.new_game()
                 alone += phones.moves_ms(moves)
                 phones.new_game()

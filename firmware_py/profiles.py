@@ -16,8 +16,6 @@ import re
 import unicodedata
 from typing import Optional
 
-from confusable_homoglyphs.confusables import confusables_data
-
 from firmware_py.session import AI_LEVELS, MAX_NAME, CommandRejected
 
 COLOURS = ("orange", "sky", "green", "yellow", "blue", "vermilion", "purple", "grey")
@@ -99,6 +97,9 @@ def skeleton(name: str) -> str:
 @functools.lru_cache(maxsize=None)
 def _looks_like(char: str) -> str:
     """The first in code point order of ``char`` and the single characters that look like it."""
+    # Loaded at the first name compared, not with the journal: its tables take a tenth of the table's start.
+    from confusable_homoglyphs.confusables import confusables_data
+
     return min([char, *(found["c"] for found in confusables_data.get(char, ()) if len(found["c"]) == 1)])
 
 

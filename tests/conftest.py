@@ -8,6 +8,8 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.long_first import LongFirst
+
 settings.register_profile(
     "default",
     deadline=None,
@@ -39,6 +41,10 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.browser)
         if CHROMIUM is None and CHROMIUM_FIXTURES & fixtures:
             item.add_marker(missing)
+
+
+def pytest_configure(config):
+    config.pluginmanager.register(LongFirst(), "long-first")
 
 
 @pytest.fixture(scope="session")

@@ -251,6 +251,7 @@ def test_where_empty_special_fields_cost_points_the_heuristic_leaves_fewer_of_th
     assert empty / 200 <= 3.6
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_the_normal_level_never_passes_where_the_pass_costs_tiles_it_could_place(seats):
     """In Summer Pavilion a pass ends the seat's round: in round 6 every tile still in hand then costs a

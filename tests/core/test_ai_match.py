@@ -178,6 +178,7 @@ def test_a_frozen_build_is_kept_apart_for_each_version_of_the_cores_declarations
     assert frozen.cores_fingerprint(tmp_path) != frozen.cores_fingerprint()
 
 
+@pytest.mark.long
 @needs_git
 def test_a_frozen_revision_plays_as_that_revision_did(frozen_builds_in_a_scratch_cache):
     """The computer players of HEAD, rebuilt from git, make the same moves as the ones imported now

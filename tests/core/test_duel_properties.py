@@ -3,6 +3,7 @@ round 5, components are conserved, scores stay >= 0, JSON round-trips at every
 step, copies are independent, and push accepts exactly the legal options."""
 import random
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -50,6 +51,7 @@ def assert_finished(game):
     assert_conserved(state)
 
 
+@pytest.mark.long
 @given(seed=st.integers(0, 2**64 - 1), reveal=st.sampled_from(duel.STACK_REVEAL))
 def test_every_step_of_a_random_game(seed, reveal):
     game = duel.Game(seed=seed, stack_reveal=reveal)

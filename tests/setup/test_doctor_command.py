@@ -13,8 +13,8 @@ from tests.patience import patient
 AZUL_TABLE = Path(sys.executable).with_name("azul-table")
 
 
-def azul_table(*args, env=None):
-    return subprocess.run([str(AZUL_TABLE), *args], capture_output=True, text=True, timeout=patient(60), env=env)
+def azul_table(*args, env=None, guard=60):
+    return subprocess.run([str(AZUL_TABLE), *args], capture_output=True, text=True, timeout=patient(guard), env=env)
 
 
 def clean_environment(**extra):
@@ -36,7 +36,7 @@ def test_the_doctor_on_this_pc(tmp_path):
     assert not (tmp_path / "data").exists()
 
 
-@pytest.mark.serial  # the doctor times the hard level on this machine
+@pytest.mark.long  # the doctor times the hard and expert levels, here beside the other tests: a longer guard
 def test_the_doctor_names_a_busy_port_and_a_bad_data_directory(tmp_path):
     (tmp_path / "file").write_text("not a directory")
     with socket.socket() as busy:
@@ -44,7 +44,7 @@ def test_the_doctor_names_a_busy_port_and_a_bad_data_directory(tmp_path):
         busy.listen()
         port = busy.getsockname()[1]
         result = azul_table("doctor", "--host", "127.0.0.1", "--port", str(port), "--data", str(tmp_path / "file"),
-                            env=clean_environment())
+                            env=clean_environment(), guard=240)
     assert result.returncode == 1
     assert f"FIX web port: 127.0.0.1:{port}: another program listens there (is azul-table already running?)" in result.stdout
     assert f"FIX data directory: {tmp_path / 'file'} is not a directory" in result.stdout

@@ -133,6 +133,7 @@ def play_by_touch(browser, remote, running, game, kinds):
     return pages
 
 
+@pytest.mark.long
 def test_a_whole_duel_played_by_touching_the_board_then_the_host_taps_rematch(browser, start_table):
     remote, running = start_table(Setup(game="duel", seats=(Seat("phone", "Ada"), Seat("phone", "Bo")), seed=0))
     pages = play_by_touch(browser, remote, running, "duel", DUEL_KINDS)
@@ -202,6 +203,7 @@ def test_after_a_rematch_every_phone_starts_at_the_top_and_the_first_part_to_tou
         page.context.close()
 
 
+@pytest.mark.long
 def test_a_whole_three_player_pavilion_played_by_touching_the_board(browser, start_table):
     setup = Setup(game="pavilion", seats=(Seat("phone", "Ada"), Seat("phone", "Bo"), Seat("phone", "Cy")), seed=0)
     remote, running = start_table(setup)

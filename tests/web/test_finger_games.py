@@ -110,6 +110,7 @@ def play(finger, page, snapshot, notation):
     return len(keys) + (0 if keys and snapshot.reversible[index] else 1)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("game, seats", [("duel", 2), ("pavilion", 2), ("pavilion", 3), ("pavilion", 4)])
 def test_a_whole_game_played_with_touches_off_the_middle_of_each_part(browser, start_table, game, seats):
     remote, running = start_table(Setup(game=game, seats=tuple(Seat("phone", name) for name in NAMES[:seats]), seed=seats))

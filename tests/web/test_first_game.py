@@ -184,6 +184,7 @@ def wait_overlay(page, title):
                            "document.getElementById('learn-title')?.textContent === t", arg=title, timeout=10000)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("game, language", [("duel", "it"), ("pavilion", "pt")])
 def test_a_whole_first_game_explains_each_decision_once_at_its_moment_and_each_rounds_scoring(learner, game, language):
     running, page = learner(game, language)
@@ -253,6 +254,7 @@ def test_the_best_choice_is_outlined_without_asking_and_can_be_turned_off(learne
     page.context.close()
 
 
+@pytest.mark.long
 def test_every_path_through_the_overlay_leads_back_to_the_game(learner):
     """Hypothesis presses the overlay's ways out (Got it, Escape, a touch beside the card, the rules link and
     back) and plays both seats in any order: an explanation shows exactly when the learner meets a kind of

@@ -1,5 +1,7 @@
 """No page of the remote scrolls sideways on a phone 320 or 390 px wide, in any language: each page's width is
 the viewport's (the pages: tests/web/conftest.py, ``every_page``)."""
+import pytest
+
 from tests.web.phones import base_url
 from web_remote import i18n
 
@@ -7,6 +9,7 @@ WIDTHS = ({"width": 320, "height": 568}, {"width": 390, "height": 844})
 WIDTH = "() => ({page: document.documentElement.scrollWidth, viewport: window.innerWidth})"
 
 
+@pytest.mark.long
 def test_no_page_scrolls_sideways_at_320_or_390_px_in_any_language(every_page, browser):
     remote, pages = every_page
     wide = []

@@ -51,6 +51,7 @@ def positions(name, players, flags, seed):
             return
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("name,players,flags", SETTINGS, ids=lambda value: str(value))
 def test_a_redetermined_position_sends_every_phone_the_same(name, players, flags):
     spec = games.spec(name)

@@ -116,6 +116,7 @@ def play_to_the_end(driver, running, seat, seed):
     return played
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("game, seats", [("duel", 2), ("pavilion", 3)])
 def test_a_whole_game_plays_to_the_end_on_the_phone_page_in_webkit(webkit, start_table, game, seats):
     setup = Setup(game=game, seats=tuple(Seat("phone", name) for name in ("Ada", "Bo", "Cy")[:seats]), seed=7)
