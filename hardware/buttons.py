@@ -104,6 +104,7 @@ class ButtonInput:
         self._states: list[_ButtonState] = []
         self._ticker: Optional[threading.Thread] = None
         self._stop = threading.Event()
+        self._edged = threading.Event()
         try:
             for (seat, name), pin in rig.button_pins().items():
                 device = Button(pin, pull_up=True, pin_factory=pin_factory)
@@ -135,6 +136,7 @@ class ButtonInput:
                 state.pressed = True
                 state.pressed_since = now
                 self._emit(state, PRESS, now)
+        self._edged.set()
 
     def tick(self) -> None:
         """Confirm levels stable for the debounce time and fire holds that are due."""
@@ -161,19 +163,32 @@ class ButtonInput:
     def _emit(self, state: _ButtonState, kind: str, at: float) -> None:
         self.events.put(ButtonEvent(state.seat, state.name, kind, at))
 
+    def _waiting(self) -> bool:
+        """Whether a level waits for its debounce time or a held button for its hold time: only then does
+        time alone change anything."""
+        with self._lock:
+            return any(state.raw_pressed != state.pressed
+                       or (state.long_press and state.pressed and state.raw_pressed and not state.held)
+                       for state in self._states)
+
     def start(self, period: float = 0.005) -> None:
-        """Tick every ``period`` seconds on a daemon thread until :meth:`close`."""
+        """Tick on a daemon thread until :meth:`close`: every ``period`` seconds while something waits for
+        its time (see :meth:`_waiting`), else at the next edge, so that idle buttons cost no CPU."""
         if self._ticker is None:
             self._ticker = threading.Thread(target=self._run, args=(period,), name="button-ticker", daemon=True)
             self._ticker.start()
 
     def _run(self, period: float) -> None:
-        while not self._stop.wait(period):
-            self.tick()
+        while not self._stop.is_set():
+            self._edged.wait(period if self._waiting() else None)
+            self._edged.clear()
+            if not self._stop.is_set():
+                self.tick()
 
     def close(self) -> None:
         """Stop ticking and release the pins; safe to call twice."""
         self._stop.set()
+        self._edged.set()
         if self._ticker is not None and self._ticker is not threading.current_thread():
             self._ticker.join()
         self._ticker = None

@@ -1,9 +1,11 @@
 """Buttons through gpiozero MockFactory pins: debounce, long press and plain event values, on a manual clock."""
 import queue
+import time
 
 import pytest
 
 from hardware import HOLD, PRESS, ButtonEvent, simulate
+from tests.patience import patient
 
 
 def drain(events):
@@ -142,6 +144,33 @@ def test_real_time_ticking_thread_delivers_events():
         hw.tap(2, "NEXT")
         event = hw.events.get(timeout=2)
     assert (event.seat, event.button, event.kind) == (2, "NEXT", PRESS)
+
+
+def test_real_time_ticking_thread_reports_a_hold_with_no_edge_after_the_press():
+    with simulate() as hw:
+        hw.pin(None, "HOST").drive_low()
+        event = hw.events.get(timeout=hw.rig.hold_s + 2)
+        hw.pin(None, "HOST").drive_high()
+    assert (event.seat, event.button, event.kind) == (None, "HOST", HOLD)
+
+
+def test_idle_buttons_are_not_polled_and_a_release_is_confirmed_without_a_later_edge():
+    """The ticking thread wakes for an edge and while a level or a hold waits for its time, not otherwise:
+    an idle table spends nothing on its buttons."""
+    with simulate() as hw:
+        ticks = []
+        real_tick = hw.buttons.tick
+        hw.buttons.tick = lambda: (ticks.append(hw.clock.now()), real_tick())
+        hw.pin(0, "NEXT").drive_low()  # wakes the thread once: nothing left to wait for after it
+        assert hw.events.get(timeout=2).kind == PRESS
+        time.sleep(0.1)
+        before_rest = len(ticks)
+        time.sleep(0.3)
+        assert len(ticks) == before_rest, f"{len(ticks) - before_rest} ticks while nothing waited"
+        hw.pin(0, "NEXT").drive_high()  # counts once stable for the debounce time, with no edge after it
+        time.sleep(patient(10 * hw.rig.debounce_s))
+        hw.pin(0, "NEXT").drive_low()  # a new press is one only once that release was confirmed
+        assert hw.events.get(timeout=2).kind == PRESS
 
 
 def test_closing_releases_the_pins():
