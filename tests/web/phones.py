@@ -7,6 +7,7 @@ with ``make golden`` and look at them before committing.
 import io
 import json
 import os
+import weakref
 
 from PIL import Image, ImageChops, ImageStat
 
@@ -16,6 +17,8 @@ GOLDEN = os.path.join(os.path.dirname(__file__), "golden")
 UPDATE_GOLDEN = os.environ.get("UPDATE_GOLDEN") == "1"
 TOLERANCE = 2.0  # mean difference per channel (0-255) a golden picture may show
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+SCRIPT_ERRORS = weakref.WeakKeyDictionary()
+"""The uncaught script errors of each seated phone's page, for the message of a wait that never ended."""
 
 
 def base_url(remote):
@@ -37,6 +40,8 @@ def seated_phone(browser, remote, seat, viewport=PHONE["viewport"], token=None, 
     context.add_init_script(f"if (!sessionStorage.getItem('seeded')) {{ sessionStorage.setItem('seeded', '1'); "
                             f"localStorage.setItem('azul.seat', {json.dumps(held)}); }}")
     page = context.new_page()
+    SCRIPT_ERRORS[page] = errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto("/")
     return page
 
@@ -44,7 +49,14 @@ def seated_phone(browser, remote, seat, viewport=PHONE["viewport"], token=None, 
 def shown(page, version):
     """Wait until ``page`` shows the table at ``version`` (a wait for the selector: an ``expect`` that does not
     hold yet describes the whole page at each try, which costs the page more than the update it waits for)."""
-    page.locator(f'body[data-version="{version}"]').wait_for(state="attached")
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.locator(f'body[data-version="{version}"]').wait_for(state="attached")
+    except PlaywrightTimeout:
+        showing = page.evaluate("() => [document.body.dataset.version, document.body.innerText.slice(0, 300)]")
+        raise AssertionError(f"{page.url} never showed version {version}: it shows version {showing[0]}, script "
+                             f"errors {SCRIPT_ERRORS.get(page, 'not watched')}, and begins {showing[1]!r}") from None
 
 
 def moved_on(page, version):
