@@ -84,6 +84,14 @@ class _ButtonState:
     released_since: float = float("-inf")
     held: bool = False
 
+    def settling(self) -> bool:
+        """Whether the raw level differs from the debounced one: it counts once stable for the debounce time."""
+        return self.raw_pressed != self.pressed
+
+    def holding(self) -> bool:
+        """Whether a long-press button is down and has not yet reported its hold."""
+        return self.long_press and self.pressed and self.raw_pressed and not self.held
+
 
 class ButtonInput:
     """Every button of a rig as gpiozero ``Button`` devices, feeding :class:`ButtonEvent` values to ``events``.
@@ -144,7 +152,7 @@ class ButtonInput:
         debounce, hold = self.rig.debounce_s - TIME_TOLERANCE, self.rig.hold_s - TIME_TOLERANCE
         with self._lock:
             for state in self._states:
-                if state.raw_pressed != state.pressed and now - state.raw_since >= debounce:
+                if state.settling() and now - state.raw_since >= debounce:
                     state.pressed = state.raw_pressed
                     if state.pressed:
                         state.pressed_since = state.raw_since
@@ -155,7 +163,7 @@ class ButtonInput:
                         state.released_since = state.raw_since
                         if state.long_press and not state.held:
                             self._emit(state, PRESS, state.pressed_since)
-                if state.long_press and state.pressed and state.raw_pressed and not state.held:
+                if state.holding():
                     if now - state.pressed_since >= hold:
                         state.held = True
                         self._emit(state, HOLD, state.pressed_since + self.rig.hold_s)
@@ -167,9 +175,7 @@ class ButtonInput:
         """Whether a level waits for its debounce time or a held button for its hold time: only then does
         time alone change anything."""
         with self._lock:
-            return any(state.raw_pressed != state.pressed
-                       or (state.long_press and state.pressed and state.raw_pressed and not state.held)
-                       for state in self._states)
+            return any(state.settling() or state.holding() for state in self._states)
 
     def start(self, period: float = 0.005) -> None:
         """Tick on a daemon thread until :meth:`close`: every ``period`` seconds while something waits for
