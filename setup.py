@@ -26,6 +26,7 @@ def compiled_core():
         return []
     return cythonize(
         list(core_extensions()),
+        nthreads=os.cpu_count() or 1,  # the modules are translated to C side by side, then compiled so (make's -j)
         compiler_directives={
             "language_level": "3",
             "boundscheck": False,

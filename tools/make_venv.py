@@ -77,6 +77,10 @@ def venv_python(venv_dir: Path) -> Path:
     return venv_dir / "bin" / "python"
 
 
+def site_packages(venv_dir: Path) -> Path:
+    return venv_dir / "lib" / PYTHON_NAME / "site-packages"
+
+
 def venv_fits(venv_dir: Path, system_site: bool) -> bool:
     """The venv runs this Python's version and sees the system's packages exactly when it should."""
     try:
@@ -126,19 +130,28 @@ def main(argv=None) -> int:
     python = str(venv_python(args.venv))
     commands.append(({}, [python, "-m", "pip", "install", "--quiet", "--upgrade", "pip", "setuptools>=77"]))
     target = f"{PROJECT}[{','.join(extras)}]" if extras else str(PROJECT)
+    # pip compiles what it installs one file after another; compileall then does it on every core
+    install = [python, "-m", "pip", "install", "--quiet", "--no-compile"]
     if args.service:
-        commands.append(({}, [python, "-m", "pip", "install", "--quiet", target]))
+        commands.append(({}, [*install, target]))
         commands.append(({}, [python, "-c", COMPILE_CATALOGUES, str(CATALOGUES)]))
     else:  # make build compiles the core in place next, so the editable install leaves it out (setup.py);
         # setuptools' warning about folders named like the package is about exactly this checkout, so it is muted
         commands.append(({"PYTHONWARNINGS": "ignore:Editable installation", "AZUL_TABLE_CORE_IN_PLACE": "1"},
-                         [python, "-m", "pip", "install", "--quiet", "-e", target]))
+                         [*install, "-e", target]))
     for settings, command in commands:
-        print("  " + shlex.join([*(f"{name}={value}" for name, value in settings.items()), *command]),
-              file=sys.stderr)
-        if not args.dry_run:
-            subprocess.run(command, check=True, env={**os.environ, **settings})
+        run(command, settings, dry_run=args.dry_run)
+    # A file that does not compile is left for Python to report if it is ever imported, as pip leaves it.
+    run([python, "-m", "compileall", "-q", "-j", "0", str(site_packages(args.venv))], dry_run=args.dry_run, check=False)
     return 0
+
+
+def run(command: list[str], settings: dict | None = None, *, dry_run: bool, check: bool = True):
+    """Prints ``command`` (after its extra environment) and, unless ``dry_run``, runs it."""
+    settings = settings or {}
+    print("  " + shlex.join([*(f"{name}={value}" for name, value in settings.items()), *command]), file=sys.stderr)
+    if not dry_run:
+        subprocess.run(command, check=check, env={**os.environ, **settings})
 
 
 if __name__ == "__main__":

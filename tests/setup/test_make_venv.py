@@ -49,7 +49,11 @@ def test_a_pc_gets_a_plain_venv_and_the_dev_extra(tmp_path, device_tree):
     assert code == 0
     assert "not a Raspberry Pi, LED backend simulator" in out and "extras dev\n" in out
     assert f"-m venv --clear {tmp_path / 'venv'}" in out
-    assert f"AZUL_TABLE_CORE_IN_PLACE=1 {tmp_path / 'venv' / 'bin' / 'python'} -m pip install --quiet -e '{PROJECT}[dev]'" in out
+    python = tmp_path / "venv" / "bin" / "python"
+    assert f"AZUL_TABLE_CORE_IN_PLACE=1 {python} -m pip install --quiet --no-compile -e '{PROJECT}[dev]'" in out
+    # the installed files compiled after pip, on every core, as the last step
+    site = tmp_path / "venv" / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
+    assert out.rstrip().splitlines()[-1] == f"  {python} -m compileall -q -j 0 {site}"
 
 
 @pytest.mark.parametrize("model, extra", [(PI5, "pi5"), (PI4, "ws281x"), ("Raspberry Pi 3 Model B Plus Rev 1.3", "ws281x")])
@@ -73,7 +77,7 @@ def test_the_rig_file_and_the_environment_choose_the_backend(tmp_path, device_tr
 
 def test_a_service_venv_has_the_project_itself_without_test_tools(tmp_path, device_tree):
     code, out = plan(tmp_path, "--service", device_tree=device_tree(PI5))
-    assert f"pip install --quiet '{PROJECT}[pi5{GPIO}]'" in out and "-e" not in out.split("pip install")[-1].split("\n")[0]
+    assert f"pip install --quiet --no-compile '{PROJECT}[pi5{GPIO}]'" in out and "-m compileall -q -j 0" in out and "-e" not in out.split("pip install")[-1].split("\n")[0]
     assert "AZUL_TABLE_CORE_IN_PLACE" not in out  # the service's own copy carries the compiled core
     assert f"write_mo(target, read_po(source))\n' {PROJECT / 'web_remote' / 'translations'}" in out  # the phone page's languages
 
