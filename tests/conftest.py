@@ -8,6 +8,7 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests import cpu_times
 from tests.long_first import LongFirst
 
 settings.register_profile(
@@ -43,8 +44,13 @@ def pytest_collection_modifyitems(items):
             item.add_marker(missing)
 
 
+def pytest_addoption(parser):
+    cpu_times.add_option(parser)
+
+
 def pytest_configure(config):
     config.pluginmanager.register(LongFirst(), "long-first")
+    cpu_times.configure(config)
 
 
 @pytest.fixture(scope="session")

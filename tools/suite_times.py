@@ -1,11 +1,16 @@
-"""Where the suite's time goes: pytest's per-test durations summed by file, set-up apart from the test.
+"""Where the suite's time goes: each file's test durations, set-up apart, or the CPU its tests took.
 
     tools/suite_times.py LOG [--top N]
+    tools/suite_times.py --cpu FILE [--top N]
 
 LOG is the output of a run with ``--durations=0`` (``make test PYTEST_ARGS=--durations=0 | tee LOG``
 gives it for both phases). Prints the files by their total time, each with its set-up, call and
 teardown seconds and its slowest test, then the N slowest tests. Under xdist the times are each
 worker's own, so their sum exceeds the wall time by about the number of workers.
+
+FILE is what ``--cpu-times FILE`` wrote (tests/cpu_times.py: ``rm -f cpu.tsv; AZUL_TEST_WORKERS=1 make test
+PYTEST_ARGS=--cpu-times=cpu.tsv`` on an idle machine). On the workers the run is bound by the cores, so the
+CPU a file's tests take, browsers and tables included, is what they cost it.
 """
 import argparse
 import re
@@ -53,11 +58,50 @@ def report(times, top):
     return "\n".join(lines)
 
 
+def read_cpu_times(lines):
+    """``{nodeid: (wall seconds, CPU seconds)}`` from the lines ``--cpu-times`` wrote."""
+    times = {}
+    for line in lines:
+        nodeid, wall, cpu = line.rstrip("\n").rsplit("\t", 2)
+        times[nodeid] = (float(wall), float(cpu))
+    return times
+
+
+def cpu_report(times, top):
+    files = defaultdict(lambda: [0.0, 0.0, 0])
+    for nodeid, (wall, cpu) in times.items():
+        totals = files[nodeid.split("::")[0]]
+        totals[0] += wall
+        totals[1] += cpu
+        totals[2] += 1
+    wall = sum(seconds for seconds, _ in times.values())
+    cpu = sum(seconds for _, seconds in times.values())
+    lines = [f"{'file':<52} {'CPU s':>8} {'share':>6} {'wall s':>8} {'tests':>6}"]
+    for name, (file_wall, file_cpu, count) in sorted(files.items(), key=lambda item: -item[1][1]):
+        lines.append(f"{name:<52} {file_cpu:8.1f} {file_cpu / cpu:6.1%} {file_wall:8.1f} {count:6d}")
+    lines.append(f"{'all ' + str(len(files)) + ' files':<52} {cpu:8.1f} {'':>6} {wall:8.1f} {len(times):6d}"
+                 f"  ({cpu / wall:.2f} cores busy on average)")
+    lines.append("")
+    lines.append(f"the {top} tests that took the most CPU (CPU s, wall s):")
+    for nodeid, (test_wall, test_cpu) in sorted(times.items(), key=lambda item: -item[1][1])[:top]:
+        lines.append(f"{test_cpu:8.1f} {test_wall:8.1f}  {nodeid}")
+    return "\n".join(lines)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("log", type=argparse.FileType("r"), help="a pytest run's output with --durations=0")
+    parser.add_argument("log", type=argparse.FileType("r"), nargs="?", help="a pytest run's output with --durations=0")
+    parser.add_argument("--cpu", type=argparse.FileType("r"), metavar="FILE", help="what --cpu-times FILE wrote")
     parser.add_argument("--top", type=int, default=10, help="how many of the slowest tests to list")
     options = parser.parse_args(argv)
+    if (options.log is None) == (options.cpu is None):
+        parser.error("give either a run's output with --durations=0 or --cpu FILE")
+    if options.cpu is not None:
+        times = read_cpu_times(options.cpu)
+        if not times:
+            parser.error("no tests in that file: run pytest with --cpu-times FILE")
+        print(cpu_report(times, options.top))
+        return 0
     times = read_durations(options.log)
     if not times:
         parser.error("no durations in that output: run pytest with --durations=0")
