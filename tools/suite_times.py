@@ -59,11 +59,12 @@ def report(times, top):
 
 
 def read_cpu_times(lines):
-    """``{nodeid: (wall seconds, CPU seconds)}`` from the lines ``--cpu-times`` wrote."""
-    times = {}
+    """``{nodeid: (wall seconds, CPU seconds)}`` from the lines ``--cpu-times`` wrote; a test run more than once
+    under one id (schemathesis runs each API operation so) sums its runs."""
+    times = defaultdict(lambda: (0.0, 0.0))
     for line in lines:
         nodeid, wall, cpu = line.rstrip("\n").rsplit("\t", 2)
-        times[nodeid] = (float(wall), float(cpu))
+        times[nodeid] = (times[nodeid][0] + float(wall), times[nodeid][1] + float(cpu))
     return times
 
 
