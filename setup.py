@@ -15,10 +15,12 @@ HERE = Path(__file__).parent
 
 
 def core_extensions():
-    for source in sorted(HERE.glob("core_ext/**/*.pyx")):
+    """The largest module first: ``build_ext -j`` compiles in this order, so the longest compile is not the last
+    one left. Without debugging symbols (``-g0``), which cost a third of the compile and nothing at the table."""
+    for source in sorted(HERE.glob("core_ext/**/*.pyx"), key=lambda path: (-path.stat().st_size, path)):
         relative = source.relative_to(HERE)
         name = ".".join(relative.with_suffix("").parts)
-        yield Extension(name, [str(relative)], extra_compile_args=["-O3"])
+        yield Extension(name, [str(relative)], extra_compile_args=["-O3", "-g0"])
 
 
 def compiled_core():

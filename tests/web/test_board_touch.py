@@ -5,6 +5,7 @@ Golden pictures live in ``tests/web/golden/``; after a deliberate change of the 
 regenerate them with ``make golden`` and look at them before committing.
 """
 import random
+import re
 
 import pytest
 
@@ -452,3 +453,16 @@ def test_every_structure_is_drawn_as_the_spaces_around_it_and_the_complete_ones_
     words = board.locator("text.label").all_text_contents()
     built = len([name for name in state["seats"][seat]["structures"] if name.startswith("W-")])
     assert f"Windows, 3 bonus tiles each: {built} of 6 complete" in words, words
+
+
+def test_a_name_written_like_markup_is_drawn_as_its_letters(browser, start_table):
+    """The board is drawn as markup: a seat's name is its letters on the board and in the board's name for screen
+    readers, and nothing in it becomes a part of the drawing."""
+    name = '<i>Ana</i> & "B'
+    remote, _ = start_table(Setup(game="duel", seats=(Seat("phone", name), Seat("phone", "Bo")), seed=5))
+    page = seated_phone(browser, remote, 0)
+    shown(page, remote.service.current().version)
+    board = page.locator('#board svg.table-drawing:has([data-seat="0"])')
+    assert board.get_attribute("aria-label") == f"Board of {name}"
+    expect(board.locator("g.player > text").first).to_have_text(re.compile(rf"^(▶ )?{re.escape(name)}: \d+$"))
+    assert page.locator("#board i").count() == 0

@@ -83,3 +83,15 @@ def test_the_game_over_view_draws_the_biggest_mistakes_with_the_played_and_prefe
     marked = page.locator("figure.mistake:has(.review-played):has(.review-preferred)")
     assert marked.count() >= 1  # take and line options are parts of the drawing, outlined both ways
     assert page.locator(".review-played rect").first.evaluate("node => getComputedStyle(node).stroke") == "rgb(198, 40, 40)"
+    # A tab touched draws the figure again, its outlines with it: another seat's board, then the deciding seat's.
+    index = page.evaluate("""() => [...document.querySelectorAll("figure.mistake")].findIndex(
+      (figure) => figure.querySelector(".review-played") && figure.querySelector(".review-preferred"))""")
+    figure = page.locator("figure.mistake").nth(index)
+    deciding = figure.locator('.seat-tab[aria-pressed="true"]')
+    seat = deciding.get_attribute("data-show-seat")
+    figure.locator('.seat-tab[aria-pressed="false"]').first.click()
+    expect(figure.locator(f'.seat-tab[data-show-seat="{seat}"]')).to_have_attribute("aria-pressed", "false")
+    figure.locator(f'.seat-tab[data-show-seat="{seat}"]').click()
+    expect(figure.locator(f'.seat-tab[data-show-seat="{seat}"]')).to_have_attribute("aria-pressed", "true")
+    expect(figure.locator(".review-played").first).to_be_attached()
+    expect(figure.locator(".review-preferred").first).to_be_attached()

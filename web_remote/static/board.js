@@ -5,7 +5,6 @@
 // cell reaching halfway to its neighbours, so a touch a few pixels off still names it (touch.js).
 // Tile colours carry a shape as their second cue, which reads the same in every language.
 const Board = (() => {
-  const NS = "http://www.w3.org/2000/svg";
   const WIDTH = 360;
   const PART = 46; // the smallest side of a touchable part
   const PITCH = 50; // from one touchable part to the next
@@ -21,11 +20,54 @@ const Board = (() => {
   const SHAPE = { R: "circle", B: "square", Y: "diamond", T: "triangle", G: "triangle", O: "down", K: "cross", P: "plus", S: "star", W: "asterisk", C: "asterisk" };
   const COLOURS = "BTRYK";
 
+  // A part of a drawing as plain data while it is drawn and marked: cheaper to build than the page's nodes,
+  // and its markup tells whether the drawing changed since the page showed it.
+  class Shape {
+    constructor(tag, attributes, text) {
+      this.tag = tag;
+      this.attributes = attributes;
+      this.text = text;
+      this.children = [];
+    }
+
+    appendChild(child) {
+      this.children.push(child);
+      return child;
+    }
+
+    get classList() {
+      return {
+        add: (name) => {
+          const names = (this.attributes.class || "").split(" ").filter(Boolean);
+          if (!names.includes(name)) this.attributes = { ...this.attributes, class: [...names, name].join(" ") };
+        },
+      };
+    }
+
+    // The shape as markup, into ``out`` (a list of strings); every attribute and text escaped.
+    write(out) {
+      out.push("<", this.tag);
+      for (const [name, value] of Object.entries(this.attributes)) out.push(" ", name, '="', escaped(value), '"');
+      out.push(">");
+      if (this.text !== undefined) out.push(escaped(this.text));
+      this.children.forEach((child) => child.write(out));
+      out.push("</", this.tag, ">");
+    }
+
+    markup() {
+      const out = [];
+      this.write(out);
+      return out.join("");
+    }
+  }
+
+  const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
+  function escaped(value) {
+    return typeof value === "number" ? String(value) : String(value).replace(/[&<>"]/g, (found) => ESCAPES[found]);
+  }
+
   function svg(tag, attributes = {}, text) {
-    const node = document.createElementNS(NS, tag);
-    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-    if (text !== undefined) node.textContent = text;
-    return node;
+    return new Shape(tag, attributes, text);
   }
 
   // A group for one touchable part with ``key``: its cell (where a touch counts for it) and its
@@ -588,14 +630,55 @@ const Board = (() => {
   // One drawing of the table, as tall as ``drawPart`` (which draws into it and returns its height) needs.
   function drawing(name, drawPart) {
     const root = svg("svg", { class: "table-drawing", role: "group", "aria-label": name });
-    root.setAttribute("viewBox", `0 0 ${WIDTH} ${drawPart(root)}`);
+    root.attributes.viewBox = `0 0 ${WIDTH} ${drawPart(root)}`;
     return root;
+  }
+
+  // A new drawing's touchable parts by key, in drawing order, each with the seat whose board it lies on (null:
+  // the shared part of the table), for the marks put on the drawing before the page shows it.
+  class Parts {
+    constructor(drawings) {
+      this.byKey = new Map();
+      drawings.forEach((shape) => this.add(shape, null));
+    }
+
+    add(shape, board) {
+      const seat = shape.attributes["data-seat"];
+      const on = seat === undefined ? board : Number(seat);
+      const key = shape.attributes["data-hit"];
+      if (key !== undefined) {
+        if (!this.byKey.has(key)) this.byKey.set(key, []);
+        this.byKey.get(key).push({ shape, board: on });
+      }
+      shape.children.forEach((child) => this.add(child, on));
+    }
+
+    // The parts with ``key`` on ``seat``'s board, and with ``shared`` also those of the shared part.
+    of(key, seat, shared = true) {
+      return (this.byKey.get(key) || []).filter(({ board }) => board === seat || (shared && board === null))
+        .map(({ shape }) => shape);
+    }
+  }
+
+  // The markup each drawing on the page was made from: a drawing whose markup is the same again stays as it is.
+  const shownMarkup = new WeakMap();
+  const parser = document.createElement("template");
+
+  // ``shape`` as the page's nodes: the one shown at ``index`` of ``container`` when it was made from the same
+  // markup, else parsed from the markup.
+  function realized(container, index, shape) {
+    const markup = shape.markup();
+    const showing = container.children[index];
+    if (showing && shownMarkup.get(showing) === markup) return { node: showing, markup };
+    parser.innerHTML = markup;
+    return { node: parser.content.firstChild, markup };
   }
 
   // Draw ``payload``'s table into ``container``: the shared part, a tab per seat and one seat's board
   // (``first``, the viewer's, unless a tab was chosen). ``redraw`` draws again after a tab is touched;
-  // ``decorate`` marks the new drawing (its root given) before it takes the place of the old, of which
-  // what did not change stays. Returns the container, where the parts are.
+  // ``decorate`` marks the new drawing (its parts given, for :func:`parts`) before it takes the place of the
+  // old, of which what did not change stays. Only this changes a drawing on the page: marks put on it
+  // afterwards could stay on a part drawn the same again. Returns the container, where the parts are.
   function draw(container, payload, first = null, redraw = () => draw(container, payload, first), decorate = () => {}) {
     const game = GAMES[payload.game];
     const boards = game.boards(payload.state);
@@ -604,11 +687,13 @@ const Board = (() => {
     const centre = drawing(Remote.t("live.board"), (root) => game.centre(root, payload.state, payload));
     const seatBoard = drawing(Remote.t("board.of", { name: payload.seats[shown].name }),
       (root) => game.board(root, boards[shown], shown, payload));
-    const drawn = document.createElement("div");
-    drawn.append(centre, tabs(container, payload, boards, shown), seatBoard);
+    const drawn = new Parts([centre, seatBoard]);
     markLast(drawn, payload);
     decorate(drawn);
-    Remote.morph(container, [...drawn.children]);
+    const pictures = [realized(container, 0, centre), realized(container, 2, seatBoard)];
+    Remote.morph(container, [pictures[0].node, tabs(container, payload, boards, shown), pictures[1].node]);
+    shownMarkup.set(container.children[0], pictures[0].markup);
+    shownMarkup.set(container.children[2], pictures[1].markup);
     return container;
   }
 
@@ -622,20 +707,20 @@ const Board = (() => {
     tile_placed: (e) => `space:${e.space}`,
   };
 
-  function markLast(container, payload) {
+  function markLast(drawn, payload) {
     if (!payload.last) return;
     payload.last.events.forEach((event) => {
       const keyOf = LAST_KEYS[event.event];
       if (!keyOf || event.player === null) return;
-      const board = container.querySelector(`[data-seat="${event.player}"]`);
-      if (!board) return;
-      board.querySelectorAll(`[data-hit="${keyOf(event)}"]`).forEach((node) => node.classList.add("last"));
+      drawn.of(keyOf(event), event.player, false).forEach((shape) => shape.classList.add("last"));
     });
   }
 
   // The drawn parts with ``key`` that belong to ``seat``'s decision: shared parts (factories, the centre, the
-  // supply) anywhere, a board's parts only on that seat's board.
+  // supply) anywhere, a board's parts only on that seat's board; of a new drawing (``root`` the parts that
+  // ``decorate`` is given) or of one on the page.
   function parts(root, key, seat) {
+    if (root instanceof Parts) return root.of(key, seat);
     return [...root.querySelectorAll(`[data-hit="${CSS.escape(key)}"]`)].filter((node) => {
       const board = node.closest("[data-seat]");
       return board === null || Number(board.dataset.seat) === seat;

@@ -16,17 +16,20 @@
   let drawn = null; // the game whose finished review is drawn, so a poll that brings nothing new draws nothing
 
   // The board parts an option is played with (touch.js's paths), on the deciding seat's board.
-  function mark(svgRoot, game, notation, seat, name) {
-    Touch.PATHS[game](notation).forEach((key) => Board.parts(svgRoot, key, seat).forEach((node) => node.classList.add(name)));
+  function mark(parts, game, notation, seat, name) {
+    Touch.PATHS[game](notation).forEach((key) => Board.parts(parts, key, seat).forEach((node) => node.classList.add(name)));
   }
 
   function mistake(item, seat) {
     const figure = element("figure", { class: "mistake", "data-ply": item.ply });
     const drawing = element("div", { class: "board" });
     figure.appendChild(drawing);
-    const svgRoot = Board.draw(drawing, item.board, seat);
-    mark(svgRoot, item.board.game, item.played.notation, seat, "review-played");
-    mark(svgRoot, item.board.game, item.preferred.notation, seat, "review-preferred");
+    const outline = (parts) => {
+      mark(parts, item.board.game, item.played.notation, seat, "review-played");
+      mark(parts, item.board.game, item.preferred.notation, seat, "review-preferred");
+    };
+    const show = () => Board.draw(drawing, item.board, seat, show, outline); // a tab touched keeps the outlines
+    show();
     const caption = element("figcaption");
     caption.appendChild(element("strong", {}, t("review.decision", { ply: item.ply, points: points.format(item.loss) })));
     caption.appendChild(element("span", { class: "played" }, t("review.played", { label: item.played.label })));
