@@ -46,22 +46,34 @@ def seated_phone(browser, remote, seat, viewport=PHONE["viewport"], token=None, 
     return page
 
 
+POLL_MS = 10
+"""How often a wait for a version asks, in the page itself: a wait by selector asks from the test at growing
+intervals (20, 50, 100, 500 ms), each a round trip through the browser, and sees an update up to half a second late."""
+
+
+def showing(page, predicate, version):
+    """Wait until ``predicate`` (a function of the page's version and ``version``) holds in ``page``, asked in
+    the page every :data:`POLL_MS`."""
+    page.wait_for_function(f"(v) => ({predicate})(document.body.dataset.version, v)", arg=str(version),
+                           polling=POLL_MS)
+
+
 def shown(page, version):
-    """Wait until ``page`` shows the table at ``version`` (a wait for the selector: an ``expect`` that does not
-    hold yet describes the whole page at each try, which costs the page more than the update it waits for)."""
+    """Wait until ``page`` shows the table at ``version`` (an ``expect`` that does not hold yet describes the whole
+    page at each try, which costs the page more than the update it waits for)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     try:
-        page.locator(f'body[data-version="{version}"]').wait_for(state="attached")
+        showing(page, "(shown, wanted) => shown === wanted", version)
     except PlaywrightTimeout:
-        showing = page.evaluate("() => [document.body.dataset.version, document.body.innerText.slice(0, 300)]")
-        raise AssertionError(f"{page.url} never showed version {version}: it shows version {showing[0]}, script "
-                             f"errors {SCRIPT_ERRORS.get(page, 'not watched')}, and begins {showing[1]!r}") from None
+        seen = page.evaluate("() => [document.body.dataset.version, document.body.innerText.slice(0, 300)]")
+        raise AssertionError(f"{page.url} never showed version {version}: it shows version {seen[0]}, script "
+                             f"errors {SCRIPT_ERRORS.get(page, 'not watched')}, and begins {seen[1]!r}") from None
 
 
 def moved_on(page, version):
     """Wait until ``page`` shows the table at a version other than ``version`` (as :func:`shown` waits)."""
-    page.locator(f'body:not([data-version="{version}"])').wait_for(state="attached")
+    showing(page, "(shown, left) => shown !== left", version)
 
 
 def check_golden(page, selector, name):
