@@ -15,7 +15,7 @@ CPU a file's tests take, browsers and tables included, is what they cost it.
 import argparse
 import re
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 LINE = re.compile(r"^(\d+(?:\.\d+)?)s (setup|call|teardown)\s+(\S+)")
 
@@ -31,19 +31,22 @@ def read_durations(lines):
     return times
 
 
-def by_file(times):
-    """``{file: {"setup": s, "call": s, "teardown": s}}``."""
-    files = defaultdict(lambda: defaultdict(float))
-    for (nodeid, phase), seconds in times.items():
-        files[nodeid.split("::")[0]][phase] += seconds
-    return files
+def grouped(times, group=lambda nodeid: nodeid.split("::")[0]):
+    """``{group: {measure: seconds}}`` from ``{(nodeid, measure): seconds}``: by file, unless ``group`` says otherwise."""
+    groups = defaultdict(lambda: defaultdict(float))
+    for (nodeid, measure), seconds in times.items():
+        groups[group(nodeid)][measure] += seconds
+    return groups
+
+
+def by_test(times):
+    """``{nodeid: {measure: seconds}}``."""
+    return grouped(times, lambda nodeid: nodeid)
 
 
 def report(times, top):
-    files = by_file(times)
-    tests = defaultdict(float)
-    for (nodeid, _), seconds in times.items():
-        tests[nodeid] += seconds
+    files = grouped(times)
+    tests = by_test(times)
     total = sum(times.values())
     lines = [f"{'file':<52} {'total':>8} {'setup':>8} {'call':>8} {'teardown':>8}"]
     for name, phases in sorted(files.items(), key=lambda item: -sum(item[1].values())):
@@ -53,39 +56,37 @@ def report(times, top):
     lines.append(f"{'all ' + str(len(files)) + ' files':<52} {total:8.1f} {setup:8.1f}")
     lines.append("")
     lines.append(f"the {top} slowest tests (set-up, call and teardown together):")
-    for nodeid, seconds in sorted(tests.items(), key=lambda item: -item[1])[:top]:
-        lines.append(f"{seconds:8.1f} s  {nodeid}")
+    for nodeid, phases in sorted(tests.items(), key=lambda item: -sum(item[1].values()))[:top]:
+        lines.append(f"{sum(phases.values()):8.1f} s  {nodeid}")
     return "\n".join(lines)
 
 
 def read_cpu_times(lines):
-    """``{nodeid: (wall seconds, CPU seconds)}`` from the lines ``--cpu-times`` wrote; a test run more than once
+    """``{(nodeid, "wall" | "cpu"): seconds}`` from the lines ``--cpu-times`` wrote; a test run more than once
     under one id (schemathesis runs each API operation so) sums its runs."""
-    times = defaultdict(lambda: (0.0, 0.0))
+    times = defaultdict(float)
     for line in lines:
         nodeid, wall, cpu = line.rstrip("\n").rsplit("\t", 2)
-        times[nodeid] = (times[nodeid][0] + float(wall), times[nodeid][1] + float(cpu))
+        times[nodeid, "wall"] += float(wall)
+        times[nodeid, "cpu"] += float(cpu)
     return times
 
 
 def cpu_report(times, top):
-    files = defaultdict(lambda: [0.0, 0.0, 0])
-    for nodeid, (wall, cpu) in times.items():
-        totals = files[nodeid.split("::")[0]]
-        totals[0] += wall
-        totals[1] += cpu
-        totals[2] += 1
-    wall = sum(seconds for seconds, _ in times.values())
-    cpu = sum(seconds for _, seconds in times.values())
+    files = grouped(times)
+    tests = by_test(times)
+    counts = Counter(nodeid.split("::")[0] for nodeid in tests)
+    wall = sum(seconds for (_, measure), seconds in times.items() if measure == "wall")
+    cpu = sum(seconds for (_, measure), seconds in times.items() if measure == "cpu")
     lines = [f"{'file':<52} {'CPU s':>8} {'share':>6} {'wall s':>8} {'tests':>6}"]
-    for name, (file_wall, file_cpu, count) in sorted(files.items(), key=lambda item: -item[1][1]):
-        lines.append(f"{name:<52} {file_cpu:8.1f} {file_cpu / cpu:6.1%} {file_wall:8.1f} {count:6d}")
-    lines.append(f"{'all ' + str(len(files)) + ' files':<52} {cpu:8.1f} {'':>6} {wall:8.1f} {len(times):6d}"
+    for name, spent in sorted(files.items(), key=lambda item: -item[1]["cpu"]):
+        lines.append(f"{name:<52} {spent['cpu']:8.1f} {spent['cpu'] / cpu:6.1%} {spent['wall']:8.1f} {counts[name]:6d}")
+    lines.append(f"{'all ' + str(len(files)) + ' files':<52} {cpu:8.1f} {'':>6} {wall:8.1f} {len(tests):6d}"
                  f"  ({cpu / wall:.2f} cores busy on average)")
     lines.append("")
     lines.append(f"the {top} tests that took the most CPU (CPU s, wall s):")
-    for nodeid, (test_wall, test_cpu) in sorted(times.items(), key=lambda item: -item[1][1])[:top]:
-        lines.append(f"{test_cpu:8.1f} {test_wall:8.1f}  {nodeid}")
+    for nodeid, spent in sorted(tests.items(), key=lambda item: -item[1]["cpu"])[:top]:
+        lines.append(f"{spent['cpu']:8.1f} {spent['wall']:8.1f}  {nodeid}")
     return "\n".join(lines)
 
 

@@ -76,6 +76,23 @@ def test_the_files_are_listed_by_the_cpu_their_tests_took(tmp_path):
                           "    10.0     10.0  tests/core/test_b.py::test_rules"]
 
 
+def test_the_files_are_listed_by_their_tests_durations_set_up_apart(tmp_path):
+    log = tmp_path / "run.log"
+    log.write_text("============ slowest durations ============\n"
+                   "1.50s call     tests/core/test_a.py::test_one\n"
+                   "0.50s setup    tests/core/test_a.py::test_one\n"
+                   "3.00s call     tests/web/test_b.py::test_two[chromium]\n"
+                   "0.25s teardown tests/core/test_a.py::test_three\n"
+                   "(12 durations < 0.005s hidden.)\n")
+    result = subprocess.run([sys.executable, str(SUITE_TIMES), str(log), "--top", "2"],
+                            capture_output=True, text=True, check=True)
+    lines = result.stdout.splitlines()
+    assert lines[1].split() == ["tests/web/test_b.py", "3.0", "0.0", "3.0", "0.0"]
+    assert lines[2].split() == ["tests/core/test_a.py", "2.2", "0.5", "1.5", "0.2"]
+    assert lines[3].split() == ["all", "2", "files", "5.2", "0.5"]
+    assert lines[-2:] == ["     3.0 s  tests/web/test_b.py::test_two[chromium]", "     2.0 s  tests/core/test_a.py::test_one"]
+
+
 def test_suite_times_wants_one_kind_of_input(tmp_path):
     result = subprocess.run([sys.executable, str(SUITE_TIMES)], capture_output=True, text=True)
     assert result.returncode == 2 and "give either a run's output with --durations=0 or --cpu FILE" in result.stderr
