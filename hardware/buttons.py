@@ -137,6 +137,9 @@ class ButtonInput:
     def _edge(self, state: _ButtonState, pressed: bool) -> None:
         now = self.clock.now()
         with self._lock:
+            # What the level before this edge settled into counts first, though no tick saw it: a ticker held
+            # up on a busy machine must not turn a release and a new press into no press at all.
+            self._advance(state, now)
             state.raw_pressed = pressed
             state.raw_since = now
             released_long_enough = now - state.released_since >= self.rig.debounce_s
@@ -149,24 +152,27 @@ class ButtonInput:
     def tick(self) -> None:
         """Confirm levels stable for the debounce time and fire holds that are due."""
         now = self.clock.now()
-        debounce, hold = self.rig.debounce_s - TIME_TOLERANCE, self.rig.hold_s - TIME_TOLERANCE
         with self._lock:
             for state in self._states:
-                if state.settling() and now - state.raw_since >= debounce:
-                    state.pressed = state.raw_pressed
-                    if state.pressed:
-                        state.pressed_since = state.raw_since
-                        state.held = False
-                        if not state.long_press:
-                            self._emit(state, PRESS, state.raw_since)
-                    else:
-                        state.released_since = state.raw_since
-                        if state.long_press and not state.held:
-                            self._emit(state, PRESS, state.pressed_since)
-                if state.holding():
-                    if now - state.pressed_since >= hold:
-                        state.held = True
-                        self._emit(state, HOLD, state.pressed_since + self.rig.hold_s)
+                self._advance(state, now)
+
+    def _advance(self, state: _ButtonState, now: float) -> None:
+        """What time alone has made of ``state`` by ``now``: a level stable for the debounce time counts, a hold
+        that is due fires. Called with the lock held."""
+        if state.settling() and now - state.raw_since >= self.rig.debounce_s - TIME_TOLERANCE:
+            state.pressed = state.raw_pressed
+            if state.pressed:
+                state.pressed_since = state.raw_since
+                state.held = False
+                if not state.long_press:
+                    self._emit(state, PRESS, state.raw_since)
+            else:
+                state.released_since = state.raw_since
+                if state.long_press and not state.held:
+                    self._emit(state, PRESS, state.pressed_since)
+        if state.holding() and now - state.pressed_since >= self.rig.hold_s - TIME_TOLERANCE:
+            state.held = True
+            self._emit(state, HOLD, state.pressed_since + self.rig.hold_s)
 
     def _emit(self, state: _ButtonState, kind: str, at: float) -> None:
         self.events.put(ButtonEvent(state.seat, state.name, kind, at))

@@ -60,6 +60,32 @@ def test_a_release_shorter_than_the_debounce_time_is_a_bounce_not_a_second_press
     assert drain(sim.events) == [ButtonEvent(2, "PREV", PRESS, pytest.approx(0.179))]
 
 
+def test_a_release_and_a_new_press_count_though_no_tick_came_between_them(sim):
+    """The ticking thread can come late on a busy machine: a release stable for the debounce time, then a new
+    press, are still two presses (a long-press button's first reported as it was released), and a hold that
+    came due before the release is still a hold."""
+    for button in ("NEXT", "OK"):
+        pin, start = sim.pin(0, button), sim.clock.now()
+        pin.drive_low()
+        sim.clock.sleep(0.06)
+        pin.drive_high()
+        sim.clock.sleep(0.06)  # released for twice the debounce time, and no tick ran
+        pin.drive_low()
+        sim.clock.sleep(0.06)
+        pin.drive_high()
+        presses = [start, start + 0.12] if button == "NEXT" else [start]
+        assert drain(sim.events) == [ButtonEvent(0, button, PRESS, pytest.approx(at)) for at in presses], button
+        sim.wait(0.1)
+        drain(sim.events)
+    back = sim.pin(1, "BACK")
+    pressed = sim.clock.now()
+    back.drive_low()
+    sim.clock.sleep(sim.rig.hold_s + 0.1)
+    back.drive_high()
+    sim.wait(0.1)
+    assert drain(sim.events) == [ButtonEvent(1, "BACK", HOLD, pytest.approx(pressed + sim.rig.hold_s))]
+
+
 def test_plain_buttons_report_a_press_at_once(sim):
     sim.press(3, "NEXT")
     assert drain(sim.events) == [ButtonEvent(3, "NEXT", PRESS, 0.0)]
