@@ -3,7 +3,7 @@
 Phase 1 runs every test not marked ``serial`` on pytest-xdist workers (``AZUL_TEST_WORKERS``,
 default twice the cores: most browser and server tests wait rather than compute).
 Phase 2 runs the ``serial`` tests one at a time with nothing else running, so the figures they
-measure (floods, held bodies, think times, the SIGKILL test's timings) stay honest.
+measure (floods, held bodies, think times) stay honest.
 
 The arguments go to both phases, so ``make test PYTEST_ARGS=tests/web/test_api.py`` runs one
 file as before; a marker expression (``-m "not browser"``) narrows both. A phase that finds no test of its kind is not a failure; both finding none is.
