@@ -18,6 +18,7 @@ their levels count only once stable for the debounce time (:meth:`ButtonInput.ti
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import queue
 import threading
@@ -107,7 +108,8 @@ class ButtonInput:
         self.rig = rig
         self.clock = clock if clock is not None else SystemClock()
         self.events: queue.Queue = events if events is not None else queue.Queue()
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # a simulated pin calls back in the thread that drives it
+        self._edge_time: Optional[float] = None  # set inside :meth:`stamped`
         self._devices: dict[tuple[Optional[int], str], Button] = {}
         self._states: list[_ButtonState] = []
         self._ticker: Optional[threading.Thread] = None
@@ -135,8 +137,8 @@ class ButtonInput:
             raise ValueError(f"no button {button!r} at seat {seat!r}; this rig has {seats} with PREV, NEXT, OK, BACK and seat None with {HOST}") from None
 
     def _edge(self, state: _ButtonState, pressed: bool) -> None:
-        now = self.clock.now()
         with self._lock:
+            now = self.clock.now() if self._edge_time is None else self._edge_time
             # What the level before this edge settled into counts first, though no tick saw it: a ticker held
             # up on a busy machine must not turn a release and a new press into no press at all.
             self._advance(state, now)
@@ -148,6 +150,19 @@ class ButtonInput:
                 state.pressed_since = now
                 self._emit(state, PRESS, now)
         self._edged.set()
+
+    @contextlib.contextmanager
+    def stamped(self):
+        """Inside, no tick runs and the edges this thread makes count at the time last given to the function it
+        yields, whenever the thread gets to make them: the simulator's tap stays a tap on a busy machine."""
+        def at(time: float) -> None:
+            self._edge_time = time
+
+        with self._lock:
+            try:
+                yield at
+            finally:
+                self._edge_time = None
 
     def tick(self) -> None:
         """Confirm levels stable for the debounce time and fire holds that are due."""

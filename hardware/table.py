@@ -84,11 +84,17 @@ class SimulatedHardware(Hardware):
         self._settle()
 
     def tap(self, seat: Optional[int], button: str) -> None:
-        """A short press: down, then up, each level kept for twice the debounce time."""
-        self.press(seat, button)
-        self.wait(2 * self.rig.debounce_s)
-        self.release(seat, button)
-        self.wait(2 * self.rig.debounce_s)
+        """A short press: down, then up twice the debounce time later on the buttons' clock, then that long again
+        for the release to count. The release is stamped with its time rather than waited for: a thread that woke
+        up late on a busy machine would make the tap last longer, a long press (a hint) for OK."""
+        kept = 2 * self.rig.debounce_s
+        pressed_at = self.clock.now()
+        with self.buttons.stamped() as at:
+            at(pressed_at)
+            self.press(seat, button)
+            at(pressed_at + kept)
+            self.release(seat, button)
+        self.wait(max(0.0, pressed_at + 2 * kept - self.clock.now()))
 
     def hold(self, seat: Optional[int], button: str, seconds: Optional[float] = None) -> None:
         """A long press: down for ``seconds`` (default just past the rig's hold time), then up."""

@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from hardware import HOLD, PRESS, ButtonEvent, simulate
+from hardware import HOLD, PRESS, ButtonEvent, ManualClock, simulate
 from tests.patience import patient
 
 
@@ -84,6 +84,25 @@ def test_a_release_and_a_new_press_count_though_no_tick_came_between_them(sim):
     back.drive_high()
     sim.wait(0.1)
     assert drain(sim.events) == [ButtonEvent(1, "BACK", HOLD, pytest.approx(pressed + sim.rig.hold_s))]
+
+
+class LateClock(ManualClock):
+    """The buttons' clock of a busy machine: a thread that sleeps wakes up a second and a half late."""
+
+    def sleep(self, seconds):
+        self.advance(seconds + 1.5)
+
+
+def test_a_simulated_tap_stays_a_tap_however_late_its_thread_wakes_up():
+    """The simulator's tap (its page, /simulator/press) is a short press whatever the machine is doing: on a
+    long-press button too it is a press, not a hold (for OK, a hint asked for instead of the move played)."""
+    with simulate(clock=LateClock()) as sim:
+        for seat, button in ((0, "OK"), (1, "BACK"), (2, "NEXT")):
+            start = sim.clock.now()
+            sim.tap(seat, button)
+            assert drain(sim.events) == [ButtonEvent(seat, button, PRESS, pytest.approx(start))], button
+        sim.hold(3, "OK")
+        assert [(event.button, event.kind) for event in drain(sim.events)] == [("OK", HOLD)]
 
 
 def test_plain_buttons_report_a_press_at_once(sim):
