@@ -31,7 +31,11 @@ def read_durations(lines):
     return times
 
 
-def grouped(times, group=lambda nodeid: nodeid.split("::")[0]):
+def file_of(nodeid):
+    return nodeid.split("::")[0]
+
+
+def grouped(times, group=file_of):
     """``{group: {measure: seconds}}`` from ``{(nodeid, measure): seconds}``: by file, unless ``group`` says otherwise."""
     groups = defaultdict(lambda: defaultdict(float))
     for (nodeid, measure), seconds in times.items():
@@ -75,7 +79,7 @@ def read_cpu_times(lines):
 def cpu_report(times, top):
     files = grouped(times)
     tests = by_test(times)
-    counts = Counter(nodeid.split("::")[0] for nodeid in tests)
+    counts = Counter(file_of(nodeid) for nodeid in tests)
     wall = sum(seconds for (_, measure), seconds in times.items() if measure == "wall")
     cpu = sum(seconds for (_, measure), seconds in times.items() if measure == "cpu")
     lines = [f"{'file':<52} {'CPU s':>8} {'share':>6} {'wall s':>8} {'tests':>6}"]
