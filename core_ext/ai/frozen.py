@@ -18,6 +18,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from core_ext import compile_options
+
 ROOT = Path(__file__).resolve().parents[2]
 FILES = ("__init__.py", "_duel_knowledge.pyx", "_pavilion_knowledge.pyx", "_search.pyx")
 
@@ -76,17 +78,15 @@ def _build(commit, package, home):
         text = subprocess.run(["git", "show", f"{commit}:core_ext/ai/{name}"], cwd=ROOT, check=True,
                               capture_output=True, text=True).stdout
         (source / name).write_text(text.replace("core_ext.ai", package))
-    jobs = os.cpu_count() or 1  # as setup.py builds the core: side by side, without debugging symbols
+    jobs = os.cpu_count() or 1  # as setup.py builds the core: side by side, with the same options
     script = (
-        "import sys\n"
         "from Cython.Build import cythonize\n"
         "from setuptools import Extension, setup\n"
         f"names = {[name[:-4] for name in FILES if name.endswith('.pyx')]!r}\n"
-        f"extensions = [Extension(f'{package}.{{n}}', [f'{package}/{{n}}.pyx'], extra_compile_args=['-O3', '-g0'])"
-        " for n in names]\n"
+        f"extensions = [Extension(f'{package}.{{n}}', [f'{package}/{{n}}.pyx'],"
+        f" extra_compile_args={compile_options.EXTRA_COMPILE_ARGS!r}) for n in names]\n"
         f"setup(script_args=['build_ext', '--inplace', '-j', '{jobs}'], ext_modules=cythonize(extensions, nthreads={jobs},"
-        f" include_path=[{str(ROOT)!r}], compiler_directives={{'language_level': '3', 'boundscheck': False,"
-        " 'wraparound': False, 'cdivision': True, 'initializedcheck': False}, quiet=True))\n"
+        f" include_path=[{str(ROOT)!r}], compiler_directives={compile_options.DIRECTIVES!r}, quiet=True))\n"
     )
     subprocess.run([sys.executable, "-c", script], cwd=home, check=True, capture_output=True)
     (home / "built").write_text(commit + "\n")
